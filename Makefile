@@ -1,0 +1,49 @@
+# The two commands a new user needs: `make serve` and `make test`.
+# Everything else is a step they call.
+
+MODEL ?=
+HOST ?= 127.0.0.1
+PORT ?= 8080
+JOBS ?= $(shell nproc)
+
+RELEASE := build/release
+ASAN := build/asan
+DEFAULT_MODEL := build/default-model/ingot-default-qwen3.gguf
+
+.PHONY: deps build build-asan test test-release test-asan serve bench format default-model
+
+deps:
+	@scripts/install-deps
+
+build: deps
+	@cmake --preset release >/dev/null
+	@cmake --build --preset release -j $(JOBS)
+
+build-asan: deps
+	@cmake --preset asan >/dev/null
+	@cmake --build --preset asan -j $(JOBS)
+
+test-release: build
+	ctest --preset release -j $(JOBS)
+
+test-asan: build-asan
+	ctest --preset asan -j $(JOBS)
+
+test: test-release test-asan
+
+default-model: build
+	@scripts/make-default-model $(RELEASE) $(DEFAULT_MODEL)
+
+serve: build
+ifeq ($(MODEL),)
+	@$(MAKE) --no-print-directory default-model
+	$(RELEASE)/ingot serve --model $(DEFAULT_MODEL) --host $(HOST) --port $(PORT)
+else
+	$(RELEASE)/ingot serve --model $(MODEL) --host $(HOST) --port $(PORT)
+endif
+
+bench: build
+	scripts/bench $(RELEASE)
+
+format:
+	@git ls-files '*.cpp' '*.h' | xargs clang-format -i

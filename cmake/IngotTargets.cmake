@@ -1,0 +1,50 @@
+# Helpers that keep every target built the same way.
+
+function(ingot_warnings target)
+  target_compile_options(${target} PRIVATE -Wall -Wextra -Werror)
+endfunction()
+
+# SIMD code lives in files named *_avx2.cpp or *_avx512.cpp so that only they
+# are compiled for those instruction sets; the rest of the binary stays
+# baseline x86-64 and picks a path at run time (kernels/cpu_features).
+function(ingot_simd_flags sources)
+  foreach(source IN LISTS sources)
+    if(source MATCHES "_avx2\\.cpp$")
+      set_source_files_properties(${source} PROPERTIES COMPILE_OPTIONS
+        "-mavx2;-mfma;-mf16c;-mbmi2")
+    elseif(source MATCHES "_avx512\\.cpp$")
+      set_source_files_properties(${source} PROPERTIES COMPILE_OPTIONS
+        "-mavx512f;-mavx512bw;-mavx512vl;-mavx512dq;-mavx512vnni;-mavx512bf16;-mavxvnni;-mfma;-mf16c;-mbmi2")
+    endif()
+  endforeach()
+endfunction()
+
+# ingot_layer(name DEPS ...): src/<name>/**.cpp becomes the library ingot_<name>.
+function(ingot_layer name)
+  cmake_parse_arguments(ARG "" "" "DEPS" ${ARGN})
+  file(GLOB_RECURSE sources CONFIGURE_DEPENDS ${CMAKE_SOURCE_DIR}/src/${name}/*.cpp)
+  if(NOT sources)
+    set(sources ${CMAKE_SOURCE_DIR}/cmake/empty.cpp)
+  endif()
+  add_library(ingot_${name} STATIC ${sources})
+  ingot_simd_flags("${sources}")
+  target_include_directories(ingot_${name} PUBLIC ${CMAKE_SOURCE_DIR}/src)
+  target_link_libraries(ingot_${name} PUBLIC ${ARG_DEPS})
+  ingot_warnings(ingot_${name})
+endfunction()
+
+# ingot_test_suite(name DEPS ...): tests/<name>/*_test.cpp become one binary.
+function(ingot_test_suite name)
+  cmake_parse_arguments(ARG "" "" "DEPS" ${ARGN})
+  file(GLOB_RECURSE sources CONFIGURE_DEPENDS ${CMAKE_CURRENT_SOURCE_DIR}/${name}/*_test.cpp)
+  if(NOT sources)
+    return()
+  endif()
+  add_executable(${name}_tests ${sources})
+  ingot_simd_flags("${sources}")
+  target_include_directories(${name}_tests PRIVATE ${CMAKE_CURRENT_SOURCE_DIR})
+  target_link_libraries(${name}_tests PRIVATE ingot_test_support ${ARG_DEPS} GTest::gtest GTest::gmock GTest::gtest_main)
+  ingot_warnings(${name}_tests)
+  add_test(NAME ${name} COMMAND ${name}_tests --gtest_brief=1)
+  set_tests_properties(${name} PROPERTIES ENVIRONMENT "INGOT_SHARED_DIR=${INGOT_SHARED_DIR};INGOT_BUILD_DIR=${CMAKE_BINARY_DIR}")
+endfunction()

@@ -1,0 +1,34 @@
+// The `ingot` binary: a thin dispatcher over one file per subcommand.
+
+#include <CLI/CLI.hpp>
+
+#include "cli/commands.h"
+#include "util/logging.h"
+
+int main(int argc, char** argv) {
+  CLI::App app{"ingot: a local LLM inference server with an OpenAI-compatible API"};
+  app.require_subcommand(1);
+  app.set_help_all_flag("--help-all", "Show help for every subcommand");
+  std::string log_level = "warn";
+  app.add_option("--log-level", log_level, "trace, debug, info, warn, error or off")
+      ->capture_default_str();
+
+  int exit_code = 0;
+  for (ingot::cli::CommandRegistrar registrar : {
+           &ingot::cli::register_version,
+       }) {
+    registrar(app, exit_code);
+  }
+
+  app.parse_complete_callback([&] {
+    ingot::Status status = ingot::setup_logging(log_level);
+    if (!status.ok()) throw CLI::ValidationError("--log-level", status.error().message());
+  });
+
+  try {
+    app.parse(argc, argv);
+  } catch (const CLI::ParseError& e) {
+    return app.exit(e);
+  }
+  return exit_code;
+}

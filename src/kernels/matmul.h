@@ -1,0 +1,55 @@
+#pragma once
+// Matrix multiplication of a weight matrix (any supported element type) by
+// F32 activations: y[t][o] = sum_i W[o][i] * x[t][i] for every token row t.
+//
+// Activations are packed once per input into the block format the weight
+// type's integer dot product wants (Q8_0 blocks for the 32-element types,
+// Q8_K for the K-quants, F32/F16 for float weights) and the packed input is
+// reused for every matrix that reads it (q/k/v, gate/up).
+
+#include <cstddef>
+#include <cstdint>
+#include <vector>
+
+#include "kernels/element_type.h"
+#include "util/thread_pool.h"
+
+namespace ingot::kernels {
+
+// A row-major weight matrix: `rows` output features, each a row of `cols`
+// input features stored as consecutive blocks of `type`.
+struct WeightMatrix {
+  ElementType type;
+  const void* data;
+  int64_t rows;
+  int64_t cols;
+  size_t row_stride;  // bytes from one row to the next
+};
+
+// `n_tokens` rows of activations packed for one weight type's dot product.
+class PackedActivations {
+ public:
+  void pack(const float* x, int64_t n_tokens, int64_t cols, ElementType weight_type,
+            ThreadPool& pool);
+
+  ElementType packed_type() const { return packed_type_; }
+  int64_t n_tokens() const { return n_tokens_; }
+  int64_t cols() const { return cols_; }
+  const uint8_t* row(int64_t t) const { return buffer_.data() + t * row_stride_; }
+
+ private:
+  ElementType packed_type_ = ElementType::kF32;
+  int64_t n_tokens_ = 0;
+  int64_t cols_ = 0;
+  size_t row_stride_ = 0;
+  std::vector<uint8_t> buffer_;  // grows, never shrinks: no allocation per token
+};
+
+// y is n_tokens x w.rows, row-major, with rows `y_stride` floats apart.
+void matmul(const WeightMatrix& w, const PackedActivations& x, float* y, int64_t y_stride,
+            ThreadPool& pool);
+
+// Packs x and multiplies: for callers that read an input once.
+void matmul(const WeightMatrix& w, const float* x, int64_t n_tokens, float* y, ThreadPool& pool);
+
+}  // namespace ingot::kernels

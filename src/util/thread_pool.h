@@ -1,0 +1,75 @@
+#pragma once
+// A persistent pool of compute threads for the kernels. A forward pass
+// issues hundreds of parallel regions per token, so dispatch must cost
+// microseconds: workers spin briefly on an atomic generation counter and
+// only then sleep (std::atomic::wait, a futex), and the calling thread
+// works as thread 0 instead of waiting idle.
+
+#include <atomic>
+#include <cstdint>
+#include <thread>
+#include <type_traits>
+#include <vector>
+
+namespace ingot {
+
+class ThreadPool {
+ public:
+  // n_threads counts the calling thread: ThreadPool(1) runs everything inline.
+  explicit ThreadPool(int n_threads);
+  ~ThreadPool();
+  ThreadPool(const ThreadPool&) = delete;
+  ThreadPool& operator=(const ThreadPool&) = delete;
+
+  int size() const { return n_threads_; }
+
+  // Runs fn(thread_index, n_threads) once on every thread, the caller
+  // included, and returns when all have finished. Static partitioning by
+  // thread index keeps each thread on the same rows every call (cache reuse).
+  template <typename Fn>
+  void run_on_all(Fn&& fn) {
+    using F = std::remove_reference_t<Fn>;
+    dispatch(
+        [](void* ctx, int thread, int n) { (*static_cast<F*>(ctx))(thread, n); },
+        const_cast<void*>(static_cast<const void*>(&fn)));
+  }
+
+  // Runs fn(begin, end) over [0, n) in chunks of `grain`, handed out
+  // dynamically so that uneven chunks balance across threads.
+  template <typename Fn>
+  void parallel_for(int64_t n, int64_t grain, Fn&& fn) {
+    if (n <= 0) return;
+    if (grain < 1) grain = 1;
+    if (n_threads_ == 1 || n <= grain) {
+      fn(int64_t{0}, n);
+      return;
+    }
+    std::atomic<int64_t> next{0};
+    run_on_all([&](int, int) {
+      for (;;) {
+        int64_t begin = next.fetch_add(grain, std::memory_order_relaxed);
+        if (begin >= n) break;
+        fn(begin, begin + grain < n ? begin + grain : n);
+      }
+    });
+  }
+
+  // The number of threads worth using on this machine: one per physical core.
+  static int default_thread_count();
+
+ private:
+  using Trampoline = void (*)(void* ctx, int thread, int n_threads);
+
+  void dispatch(Trampoline fn, void* ctx);
+  void worker_loop(int thread);
+
+  int n_threads_;
+  std::vector<std::thread> workers_;
+  Trampoline job_ = nullptr;
+  void* job_ctx_ = nullptr;
+  std::atomic<uint64_t> generation_{0};
+  std::atomic<int> pending_{0};
+  std::atomic<bool> stopping_{false};
+};
+
+}  // namespace ingot

@@ -1,0 +1,42 @@
+#include "util/mapped_file.h"
+
+#include <gtest/gtest.h>
+
+#include <fstream>
+
+#include "support/shared_data.h"
+
+namespace ingot {
+namespace {
+
+TEST(MappedFile, MapsAWholeFile) {
+  auto path = (testing::temp_dir() / "bytes.bin").string();
+  std::ofstream(path, std::ios::binary) << "hello";
+  auto file = MappedFile::open(path);
+  ASSERT_TRUE(file.ok()) << file.error().describe();
+  ASSERT_EQ(file->size(), 5u);
+  EXPECT_EQ(std::string(reinterpret_cast<const char*>(file->data()), 5), "hello");
+}
+
+TEST(MappedFile, EmptyFileHasNoBytes) {
+  auto path = (testing::temp_dir() / "empty.bin").string();
+  std::ofstream(path, std::ios::binary).flush();
+  auto file = MappedFile::open(path);
+  ASSERT_TRUE(file.ok());
+  EXPECT_EQ(file->size(), 0u);
+}
+
+TEST(MappedFile, MissingFileIsNotFound) {
+  auto file = MappedFile::open("/nonexistent/ingot/file.gguf");
+  ASSERT_FALSE(file.ok());
+  EXPECT_EQ(file.error().kind(), ErrorKind::kNotFound);
+}
+
+TEST(MappedFile, DirectoryIsAnError) {
+  auto file = MappedFile::open(testing::temp_dir().string());
+  ASSERT_FALSE(file.ok());
+  EXPECT_EQ(file.error().kind(), ErrorKind::kIo);
+}
+
+}  // namespace
+}  // namespace ingot
