@@ -1,0 +1,93 @@
+#include "engine/reasoning_splitter.h"
+
+#include <algorithm>
+
+namespace ingot::engine {
+namespace {
+
+// The length of the longest suffix of `text` that is a proper prefix of `tag`.
+size_t partial_tag_suffix(std::string_view text, std::string_view tag) {
+  size_t max_len = std::min(tag.size() - 1, text.size());
+  for (size_t len = max_len; len > 0; --len) {
+    if (text.substr(text.size() - len) == tag.substr(0, len)) return len;
+  }
+  return 0;
+}
+
+bool is_blank(std::string_view text) {
+  return std::all_of(text.begin(), text.end(),
+                     [](char c) { return c == ' ' || c == '\n' || c == '\r' || c == '\t'; });
+}
+
+}  // namespace
+
+ReasoningSplitter::ReasoningSplitter(ReasoningTags tags, bool starts_in_reasoning)
+    : tags_(std::move(tags)),
+      state_(starts_in_reasoning ? State::kInReasoning : State::kBeforeReasoning) {}
+
+ReasoningSplitter::Output ReasoningSplitter::push(std::string_view text) {
+  Output out;
+  pending_.append(text);
+  route(out);
+  return out;
+}
+
+void ReasoningSplitter::route(Output& out) {
+  for (;;) {
+    if (state_ == State::kInContent) {
+      out.content += pending_;
+      pending_.clear();
+      return;
+    }
+    if (state_ == State::kAfterReasoning) {
+      size_t start = pending_.find_first_not_of(" \n\r\t");
+      if (start == std::string::npos) {
+        pending_.clear();
+        return;
+      }
+      pending_.erase(0, start);
+      state_ = State::kInContent;
+      continue;
+    }
+    if (state_ == State::kBeforeReasoning) {
+      // Only leading whitespace may come before the open tag; anything else
+      // means the model is not reasoning this time.
+      size_t start = pending_.find_first_not_of(" \n\r\t");
+      if (start == std::string::npos) return;  // all blank so far: wait
+      std::string_view rest = std::string_view(pending_).substr(start);
+      if (rest.starts_with(tags_.open)) {
+        pending_.erase(0, start + tags_.open.size());
+        state_ = State::kInReasoning;
+        continue;
+      }
+      if (std::string_view(tags_.open).starts_with(rest)) return;  // could still be the tag
+      state_ = State::kInContent;
+      continue;
+    }
+    // In reasoning: emit up to the close tag, holding back a partial tag.
+    size_t close = pending_.find(tags_.close);
+    if (close != std::string::npos) {
+      out.reasoning += pending_.substr(0, close);
+      pending_.erase(0, close + tags_.close.size());
+      state_ = State::kAfterReasoning;
+      continue;
+    }
+    size_t keep = partial_tag_suffix(pending_, tags_.close);
+    out.reasoning += pending_.substr(0, pending_.size() - keep);
+    pending_.erase(0, pending_.size() - keep);
+    return;
+  }
+}
+
+ReasoningSplitter::Output ReasoningSplitter::flush() {
+  Output out;
+  if (state_ == State::kInReasoning) {
+    out.reasoning = std::move(pending_);
+  } else if (state_ == State::kInContent || !is_blank(pending_)) {
+    out.content = std::move(pending_);
+  }
+  pending_.clear();
+  return out;
+}
+
+}  // namespace ingot::engine

@@ -1,0 +1,42 @@
+#pragma once
+// Splits a reply into reasoning and content for templates that think
+// between tags (Qwen3's <think>...</think>, DeepSeek-R1's). Tags split
+// across tokens are recognised; reasoning never leaks into content.
+
+#include <string>
+#include <string_view>
+
+namespace ingot::engine {
+
+struct ReasoningTags {
+  std::string open = "<think>";
+  std::string close = "</think>";
+};
+
+class ReasoningSplitter {
+ public:
+  // starts_in_reasoning: the prompt already opened the reasoning block
+  // (templates whose generation prompt ends with the open tag).
+  ReasoningSplitter(ReasoningTags tags, bool starts_in_reasoning);
+
+  struct Output {
+    std::string reasoning;
+    std::string content;
+  };
+
+  Output push(std::string_view text);
+  Output flush();
+
+ private:
+  // kAfterReasoning skips the blank lines templates put between the close
+  // tag and the answer, however the tokens split them.
+  enum class State { kBeforeReasoning, kInReasoning, kAfterReasoning, kInContent };
+
+  void route(Output& out);
+
+  ReasoningTags tags_;
+  State state_;
+  std::string pending_;
+};
+
+}  // namespace ingot::engine
