@@ -24,9 +24,9 @@ struct TensorInfo {
   // [out_features][in_features] has dims {in_features, out_features}.
   std::vector<int64_t> dims;
   kernels::ElementType type;
-  uint64_t offset;       // from the start of the data section
+  uint64_t offset;  // from the start of the data section
   size_t n_bytes;
-  const uint8_t* data;   // into the mapped file
+  const uint8_t* data;  // into the mapped file
 
   int64_t element_count() const;
 };

@@ -4,6 +4,7 @@
 
 #include <cstdint>
 #include <memory>
+#include <optional>
 #include <string_view>
 #include <variant>
 #include <vector>
@@ -29,14 +30,17 @@ enum class ValueType : uint32_t {
 
 std::string_view value_type_name(ValueType type);
 
+// The type with GGUF id `id`, or nullopt for an id the specification lacks.
+std::optional<ValueType> value_type_from_id(uint32_t id);
+
 struct Array;
 
 // One metadata value: a scalar, a string, or an array (whose elements may
 // themselves be arrays).
 struct Value {
-  using Storage = std::variant<uint8_t, int8_t, uint16_t, int16_t, uint32_t, int32_t, float, bool,
-                               std::string_view, std::shared_ptr<const Array>, uint64_t, int64_t,
-                               double>;
+  using Storage =
+      std::variant<uint8_t, int8_t, uint16_t, int16_t, uint32_t, int32_t, float, bool,
+                   std::string_view, std::shared_ptr<const Array>, uint64_t, int64_t, double>;
   ValueType type;
   Storage storage;
 };
