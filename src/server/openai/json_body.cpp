@@ -1,0 +1,37 @@
+#include "server/openai/json_body.h"
+
+namespace ingot::server {
+
+std::variant<nlohmann::json, ApiError> parse_json_body(std::string_view body) {
+  bool too_deep = false;
+  auto depth_guard = [&](int depth, nlohmann::json::parse_event_t event, nlohmann::json&) {
+    if ((event == nlohmann::json::parse_event_t::object_start ||
+         event == nlohmann::json::parse_event_t::array_start) &&
+        depth >= kMaxJsonDepth) {
+      too_deep = true;
+    }
+    return !too_deep;
+  };
+  try {
+    nlohmann::json parsed = nlohmann::json::parse(body.begin(), body.end(), depth_guard);
+    if (too_deep) {
+      return invalid_request("The request body nests deeper than 64 levels.", std::nullopt,
+                             "invalid_json");
+    }
+    return parsed;
+  } catch (const nlohmann::json::parse_error& e) {
+    if (too_deep) {
+      return invalid_request("The request body nests deeper than 64 levels.", std::nullopt,
+                             "invalid_json");
+    }
+    // nlohmann prefixes "[json.exception.parse_error.101] "; clients need only the rest.
+    std::string_view what = e.what();
+    if (size_t bracket = what.find("] "); bracket != std::string_view::npos) {
+      what.remove_prefix(bracket + 2);
+    }
+    return invalid_request("The request body is not valid JSON: " + std::string(what), std::nullopt,
+                           "invalid_json");
+  }
+}
+
+}  // namespace ingot::server

@@ -1,0 +1,195 @@
+#include "server/openai/chat_request.h"
+
+#include <gtest/gtest.h>
+
+#include "server/openai/json_body.h"
+
+namespace ingot::server {
+namespace {
+
+using json = nlohmann::json;
+
+ChatRequestLimits limits() {
+  return {{"ingot-model", "alias"}, 4096};
+}
+
+json minimal() {
+  return {{"model", "ingot-model"}, {"messages", {{{"role", "user"}, {"content", "hi"}}}}};
+}
+
+ApiError refused(const json& body) {
+  auto result = parse_chat_request(body, limits());
+  EXPECT_TRUE(std::holds_alternative<ApiError>(result)) << body.dump();
+  return std::holds_alternative<ApiError>(result) ? std::get<ApiError>(result) : ApiError{};
+}
+
+ChatRequest accepted(const json& body) {
+  auto result = parse_chat_request(body, limits());
+  if (auto* error = std::get_if<ApiError>(&result)) {
+    ADD_FAILURE() << error->message;
+    return {};
+  }
+  return std::get<ChatRequest>(result);
+}
+
+json with(json body, const std::string& key, json value) {
+  body[key] = std::move(value);
+  return body;
+}
+
+TEST(ChatRequest, MinimalRequestIsAccepted) {
+  ChatRequest request = accepted(minimal());
+  EXPECT_EQ(request.model, "ingot-model");
+  EXPECT_EQ(request.messages.size(), 1u);
+  EXPECT_FALSE(request.max_tokens.has_value());
+  EXPECT_FALSE(request.stream);
+}
+
+TEST(ChatRequest, AliasIsAcceptedAndUnknownModelIs404) {
+  EXPECT_EQ(accepted(with(minimal(), "model", "alias")).model, "alias");
+  ApiError error = refused(with(minimal(), "model", "gpt-9"));
+  EXPECT_EQ(error.status, 404);
+  EXPECT_EQ(error.code, "model_not_found");
+  EXPECT_EQ(error.param, "model");
+}
+
+TEST(ChatRequest, MessagesMustBeANonEmptyListOfKnownRoles) {
+  EXPECT_EQ(refused(with(minimal(), "messages", json::array())).param, "messages");
+  EXPECT_EQ(refused(with(minimal(), "messages", "hi")).param, "messages");
+  json bad_role = with(minimal(), "messages", {{{"role", "wizard"}, {"content", "x"}}});
+  EXPECT_NE(refused(bad_role).message.find("wizard"), std::string::npos);
+}
+
+TEST(ChatRequest, ContentPartsOnlyText) {
+  json parts = {{{"type", "text"}, {"text", "a"}}, {{"type", "text"}, {"text", "b"}}};
+  accepted(with(minimal(), "messages", {{{"role", "user"}, {"content", parts}}}));
+  json image = {{{"type", "image_url"}, {"image_url", {{"url", "data:,"}}}}};
+  ApiError error = refused(with(minimal(), "messages", {{{"role", "user"}, {"content", image}}}));
+  EXPECT_NE(error.message.find("image_url"), std::string::npos);
+}
+
+TEST(ChatRequest, AssistantToolCallsAndToolResults) {
+  json messages = {
+      {{"role", "user"}, {"content", "weather?"}},
+      {{"role", "assistant"},
+       {"content", nullptr},
+       {"tool_calls",
+        {{{"id", "call_1"},
+          {"type", "function"},
+          {"function", {{"name", "get_weather"}, {"arguments", "{\"city\":\"Paris\"}"}}}}}}},
+      {{"role", "tool"}, {"tool_call_id", "call_1"}, {"content", "sunny"}}};
+  accepted(with(minimal(), "messages", messages));
+  messages[2].erase("tool_call_id");
+  refused(with(minimal(), "messages", messages));
+}
+
+TEST(ChatRequest, MaxTokensRules) {
+  EXPECT_EQ(*accepted(with(minimal(), "max_tokens", 16)).max_tokens, 16);
+  EXPECT_EQ(*accepted(with(minimal(), "max_completion_tokens", 8)).max_tokens, 8);
+  EXPECT_EQ(refused(with(minimal(), "max_tokens", true)).param, "max_tokens");
+  EXPECT_EQ(refused(with(minimal(), "max_tokens", 0)).param, "max_tokens");
+  EXPECT_EQ(refused(with(minimal(), "max_tokens", 2.5)).param, "max_tokens");
+  EXPECT_EQ(refused(with(minimal(), "max_tokens", 4097)).param, "max_tokens");
+  json both = with(with(minimal(), "max_tokens", 5), "max_completion_tokens", 6);
+  EXPECT_EQ(refused(both).param, "max_completion_tokens");
+  accepted(with(with(minimal(), "max_tokens", 6), "max_completion_tokens", 6));
+}
+
+TEST(ChatRequest, SamplingRanges) {
+  EXPECT_EQ(refused(with(minimal(), "temperature", 2.5)).param, "temperature");
+  EXPECT_EQ(refused(with(minimal(), "temperature", "hot")).param, "temperature");
+  EXPECT_EQ(refused(with(minimal(), "top_p", 0)).param, "top_p");
+  EXPECT_EQ(refused(with(minimal(), "frequency_penalty", -3)).param, "frequency_penalty");
+  EXPECT_EQ(refused(with(minimal(), "top_k", -1)).param, "top_k");
+  ChatRequest request = accepted(with(with(minimal(), "temperature", 0), "seed", 42));
+  EXPECT_EQ(*request.temperature, 0.0f);
+  EXPECT_EQ(*request.seed, 42u);
+}
+
+TEST(ChatRequest, StopIsAStringOrUpToFourStrings) {
+  EXPECT_EQ(accepted(with(minimal(), "stop", "END")).stop, std::vector<std::string>{"END"});
+  EXPECT_EQ(accepted(with(minimal(), "stop", {"a", "b"})).stop.size(), 2u);
+  EXPECT_EQ(refused(with(minimal(), "stop", {"a", "b", "c", "d", "e"})).param, "stop");
+  EXPECT_EQ(refused(with(minimal(), "stop", {"a", ""})).param, "stop");
+  EXPECT_EQ(refused(with(minimal(), "stop", 5)).param, "stop");
+}
+
+TEST(ChatRequest, StreamOptions) {
+  json body = with(with(minimal(), "stream", true), "stream_options", {{"include_usage", true}});
+  EXPECT_TRUE(accepted(body).include_usage);
+  EXPECT_EQ(refused(with(minimal(), "stream_options", {{"include_usage", true}})).param,
+            "stream_options");
+  EXPECT_EQ(refused(with(minimal(), "stream", "yes")).param, "stream");
+}
+
+TEST(ChatRequest, Logprobs) {
+  EXPECT_EQ(accepted(with(with(minimal(), "logprobs", true), "top_logprobs", 5)).top_logprobs, 5);
+  EXPECT_EQ(refused(with(minimal(), "top_logprobs", 5)).param, "top_logprobs");
+  EXPECT_EQ(refused(with(with(minimal(), "logprobs", true), "top_logprobs", 21)).param,
+            "top_logprobs");
+}
+
+TEST(ChatRequest, LogitBias) {
+  auto bias = accepted(with(minimal(), "logit_bias", {{"12", -100}, {"7", 5}})).logit_bias;
+  EXPECT_EQ(bias.size(), 2u);
+  EXPECT_EQ(refused(with(minimal(), "logit_bias", {{"abc", 1}})).param, "logit_bias");
+  EXPECT_EQ(refused(with(minimal(), "logit_bias", {{"1", 101}})).param, "logit_bias");
+}
+
+TEST(ChatRequest, UnsupportedFeaturesAreRefusedNotIgnored) {
+  EXPECT_EQ(refused(with(minimal(), "n", 2)).param, "n");
+  json tools = {{{"type", "function"}, {"function", {{"name", "f"}}}}};
+  EXPECT_EQ(refused(with(minimal(), "tools", tools)).param, "tools");
+  EXPECT_EQ(refused(with(minimal(), "response_format", {{"type", "json_object"}})).param,
+            "response_format.type");
+  accepted(with(minimal(), "response_format", {{"type", "text"}}));
+}
+
+TEST(ChatRequest, ValidationOrderIsFixed) {
+  // Several problems at once: the earliest check in the documented order wins.
+  json body = minimal();
+  body["messages"] = json::array();
+  body["temperature"] = 9;
+  body["model"] = "unknown";
+  body["n"] = 3;
+  EXPECT_EQ(refused(body).param, "n");
+  body.erase("n");
+  EXPECT_EQ(refused(body).param, "model");
+  body["model"] = "ingot-model";
+  EXPECT_EQ(refused(body).param, "messages");
+  body["messages"] = minimal()["messages"];
+  EXPECT_EQ(refused(body).param, "temperature");
+}
+
+TEST(ChatRequest, UnknownFieldsAreIgnored) {
+  accepted(with(minimal(), "user", "someone"));
+}
+
+TEST(JsonBody, RejectsMalformedJson) {
+  for (std::string body :
+       {"{", "{\"a\": NaN}", "{\"a\": Infinity}", "{\"a\": \"\xff\"}", "", "[1,]"}) {
+    auto result = parse_json_body(body);
+    ASSERT_TRUE(std::holds_alternative<ApiError>(result)) << body;
+    EXPECT_EQ(std::get<ApiError>(result).code, "invalid_json");
+  }
+}
+
+TEST(JsonBody, RejectsNestingPast64Levels) {
+  std::string deep = std::string(65, '[') + std::string(65, ']');
+  EXPECT_TRUE(std::holds_alternative<ApiError>(parse_json_body(deep)));
+  std::string fine = std::string(63, '[') + std::string(63, ']');
+  EXPECT_TRUE(std::holds_alternative<json>(parse_json_body(fine)));
+  std::string very_deep = std::string(100000, '[');
+  EXPECT_TRUE(std::holds_alternative<ApiError>(parse_json_body(very_deep)));
+}
+
+TEST(ApiError, EnvelopeHasAllFourFields) {
+  json body = json::parse(invalid_request("bad", "temperature").to_json());
+  EXPECT_EQ(body["error"]["message"], "bad");
+  EXPECT_EQ(body["error"]["type"], "invalid_request_error");
+  EXPECT_EQ(body["error"]["param"], "temperature");
+  EXPECT_TRUE(body["error"]["code"].is_null());
+}
+
+}  // namespace
+}  // namespace ingot::server
