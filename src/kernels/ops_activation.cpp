@@ -1,0 +1,46 @@
+#include "kernels/ops_activation.h"
+
+#include <cmath>
+
+#include "kernels/ops_dispatch.h"
+
+namespace ingot::kernels {
+
+namespace scalar {
+
+void silu(const float* x, float* y, int64_t n) {
+  for (int64_t i = 0; i < n; ++i) y[i] = x[i] / (1.0f + std::exp(-x[i]));
+}
+
+void gelu(const float* x, float* y, int64_t n) {
+  constexpr float kSqrt2OverPi = 0.7978845608028654f;
+  for (int64_t i = 0; i < n; ++i) {
+    const float v = x[i];
+    y[i] = 0.5f * v * (1.0f + std::tanh(kSqrt2OverPi * (v + 0.044715f * v * v * v)));
+  }
+}
+
+void swiglu(const float* gate, const float* up, float* out, int64_t n) {
+  for (int64_t i = 0; i < n; ++i) out[i] = gate[i] / (1.0f + std::exp(-gate[i])) * up[i];
+}
+
+}  // namespace scalar
+
+// SiLU and SwiGLU run over the whole feed-forward width of every token, one
+// exp each: enough to show in a profile, so they have a vector path. GELU
+// serves no supported architecture yet and stays scalar.
+void silu(const float* x, float* y, int64_t n) {
+  if (use_avx512()) return avx512::silu(x, y, n);
+  scalar::silu(x, y, n);
+}
+
+void gelu(const float* x, float* y, int64_t n) {
+  scalar::gelu(x, y, n);
+}
+
+void swiglu(const float* gate, const float* up, float* out, int64_t n) {
+  if (use_avx512()) return avx512::swiglu(gate, up, out, n);
+  scalar::swiglu(gate, up, out, n);
+}
+
+}  // namespace ingot::kernels

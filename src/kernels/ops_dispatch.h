@@ -1,0 +1,10 @@
+#pragma once
+// Which vector path the ops (norms, activations, attention) take on this
+// CPU, decided once per process. INGOT_SCALAR_OPS=1 forces the scalar
+// references, for comparing whole forward passes.
+
+namespace ingot::kernels {
+
+bool use_avx512();
+
+}  // namespace ingot::kernels

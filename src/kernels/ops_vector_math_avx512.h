@@ -1,0 +1,41 @@
+#pragma once
+// Vector math shared by the AVX-512 ops. Include only from *_avx512.cpp.
+
+#include <immintrin.h>
+
+namespace ingot::kernels::avx512 {
+
+// e^x to about 2 ulp: x = k ln2 + r with |r| <= ln2/2, e^r by its Taylor
+// polynomial to r^7, and 2^k applied with scalef (which saturates to 0 or
+// inf instead of wrapping the exponent).
+inline __m512 exp_ps(__m512 x) {
+  x = _mm512_max_ps(x, _mm512_set1_ps(-104.0f));  // e^-104 is 0 in float; keeps r finite
+  x = _mm512_min_ps(x, _mm512_set1_ps(89.0f));    // e^89 is inf in float
+  const __m512 k = _mm512_roundscale_ps(_mm512_mul_ps(x, _mm512_set1_ps(1.44269504088896341f)),
+                                        _MM_FROUND_TO_NEAREST_INT | _MM_FROUND_NO_EXC);
+  // ln2 split in two so that k * ln2 subtracts exactly.
+  __m512 r = _mm512_fnmadd_ps(k, _mm512_set1_ps(0.693145751953125f), x);
+  r = _mm512_fnmadd_ps(k, _mm512_set1_ps(1.428606765330187045e-06f), r);
+  __m512 p = _mm512_set1_ps(1.0f / 5040.0f);
+  p = _mm512_fmadd_ps(p, r, _mm512_set1_ps(1.0f / 720.0f));
+  p = _mm512_fmadd_ps(p, r, _mm512_set1_ps(1.0f / 120.0f));
+  p = _mm512_fmadd_ps(p, r, _mm512_set1_ps(1.0f / 24.0f));
+  p = _mm512_fmadd_ps(p, r, _mm512_set1_ps(1.0f / 6.0f));
+  p = _mm512_fmadd_ps(p, r, _mm512_set1_ps(0.5f));
+  p = _mm512_fmadd_ps(p, r, _mm512_set1_ps(1.0f));
+  p = _mm512_fmadd_ps(p, r, _mm512_set1_ps(1.0f));
+  return _mm512_scalef_ps(p, k);
+}
+
+// x / (1 + e^-x)
+inline __m512 silu_ps(__m512 x) {
+  const __m512 one = _mm512_set1_ps(1.0f);
+  return _mm512_div_ps(x, _mm512_add_ps(one, exp_ps(_mm512_sub_ps(_mm512_setzero_ps(), x))));
+}
+
+// The lanes [0, n) of a tail shorter than 16.
+inline __mmask16 tail_mask(int64_t n) {
+  return __mmask16((1u << n) - 1u);
+}
+
+}  // namespace ingot::kernels::avx512

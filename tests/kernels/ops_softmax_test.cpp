@@ -1,0 +1,41 @@
+// Softmax: scalar against known values, AVX-512 against scalar.
+
+#include "kernels/ops_softmax.h"
+
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <vector>
+
+#include "kernels/ops_test_support.h"
+
+namespace ingot::kernels {
+namespace {
+
+using testing::expect_close;
+using testing::kAwkwardLengths;
+using testing::random_floats;
+
+TEST(Softmax, ScalarSumsToOneAndKeepsOrder) {
+  std::vector<float> x = {1.0f, 2.0f, 3.0f, 1000.0f, -1000.0f};
+  scalar::softmax(x.data(), int64_t(x.size()));
+  EXPECT_NEAR(x[3], 1.0f, 1e-6);
+  EXPECT_EQ(x[4], 0.0f);
+  std::vector<float> y = {0.0f, std::log(3.0f)};
+  scalar::softmax(y.data(), 2);
+  EXPECT_NEAR(y[0], 0.25f, 1e-6);
+  EXPECT_NEAR(y[1], 0.75f, 1e-6);
+}
+
+TEST(Softmax, Avx512MatchesScalar) {
+  SKIP_WITHOUT_AVX512();
+  for (int64_t n : kAwkwardLengths) {
+    std::vector<float> expected = random_floats(n, 5.0f, 5), actual = expected;
+    scalar::softmax(expected.data(), n);
+    avx512::softmax(actual.data(), n);
+    expect_close(actual, expected, 1e-6f);
+  }
+}
+
+}  // namespace
+}  // namespace ingot::kernels

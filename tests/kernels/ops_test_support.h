@@ -1,0 +1,35 @@
+#pragma once
+// Random inputs and comparisons shared by the ops tests.
+
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <cstdint>
+#include <random>
+#include <vector>
+
+namespace ingot::kernels::testing {
+
+inline constexpr int64_t kAwkwardLengths[] = {1, 3, 7, 15, 16, 17, 31, 33, 64, 100, 257, 1000};
+
+inline std::vector<float> random_floats(int64_t n, float scale, uint32_t seed) {
+  std::mt19937 rng(seed);
+  std::normal_distribution<float> normal(0.0f, scale);
+  std::vector<float> v(n);
+  for (float& x : v) x = normal(rng);
+  return v;
+}
+
+inline void expect_close(const std::vector<float>& actual, const std::vector<float>& expected,
+                         float relative) {
+  ASSERT_EQ(actual.size(), expected.size());
+  for (size_t i = 0; i < actual.size(); ++i) {
+    EXPECT_NEAR(actual[i], expected[i], relative * (1.0f + std::fabs(expected[i]))) << "at " << i;
+  }
+}
+
+#define SKIP_WITHOUT_AVX512()                                                    \
+  if (!__builtin_cpu_supports("avx512f") || !__builtin_cpu_supports("avx512bw")) \
+  GTEST_SKIP() << "this CPU has no AVX-512"
+
+}  // namespace ingot::kernels::testing
