@@ -1,0 +1,85 @@
+#include "kernels/matmul.h"
+
+#include <algorithm>
+#include <cassert>
+
+#include "kernels/activation_pack.h"
+#include "kernels/dispatch.h"
+
+namespace ingot::kernels {
+namespace {
+
+// Tokens per work item in batched calls: a tile's packed activations (64
+// rows of ~4 KiB for 4096 columns) stay in L2 while its weight rows are
+// reused across them.
+constexpr int64_t kTokenTile = 64;
+// Rows per work item: a multiple of the kernels' row blocking, small enough
+// for load balance (several items per thread) and, in batched calls, for
+// the tile's weight rows to stay in cache across its tokens.
+constexpr int64_t kRowAlign = 16;
+constexpr int64_t kMaxBatchedRowTile = 64;
+constexpr int64_t kItemsPerThread = 4;
+
+int64_t ceil_div(int64_t a, int64_t b) {
+  return (a + b - 1) / b;
+}
+
+int64_t row_tile_for(int64_t rows, int64_t n_tokens, int n_threads) {
+  int64_t tile = ceil_div(rows, kItemsPerThread * n_threads);
+  tile = ceil_div(tile, kRowAlign) * kRowAlign;
+  if (n_tokens > 1) tile = std::min(tile, kMaxBatchedRowTile);
+  return std::max<int64_t>(tile, 1);
+}
+
+}  // namespace
+
+void PackedActivations::pack(const float* x, int64_t n_tokens, int64_t cols,
+                             ElementType weight_type, ThreadPool& pool) {
+  packed_type_ = dot_operand_type(weight_type);
+  n_tokens_ = n_tokens;
+  cols_ = cols;
+  const auto stride = row_bytes(packed_type_, cols);
+  assert(stride.has_value() && "cols must be a whole number of the packed type's blocks");
+  row_stride_ = stride.value_or(0);
+  const size_t needed = row_stride_ * static_cast<size_t>(n_tokens);
+  if (buffer_.size() < needed) buffer_.resize(needed);
+  const PackRowFn pack_row = pack_row_fn(active_isa(), packed_type_);
+  uint8_t* out = buffer_.data();
+  const size_t out_stride = row_stride_;
+  pool.parallel_for(n_tokens, 4, [&](int64_t begin, int64_t end) {
+    for (int64_t t = begin; t < end; ++t) pack_row(x + t * cols, out + t * out_stride, cols);
+  });
+}
+
+void matmul(const WeightMatrix& w, const PackedActivations& x, float* y, int64_t y_stride,
+            ThreadPool& pool) {
+  assert(x.cols() == w.cols);
+  assert(x.packed_type() == dot_operand_type(w.type));
+  const int64_t n_tokens = x.n_tokens();
+  if (w.rows <= 0 || n_tokens <= 0) return;
+  const TileKernel kernel = tile_kernel(active_isa(), w.type);
+  assert(kernel != nullptr && "matmul: unsupported weight type");
+  const int64_t tok_tile = std::min(n_tokens, kTokenTile);
+  const int64_t n_tok_tiles = ceil_div(n_tokens, tok_tile);
+  const int64_t row_tile = row_tile_for(w.rows, n_tokens, pool.size());
+  const int64_t n_row_tiles = ceil_div(w.rows, row_tile);
+  // Consecutive items share a row tile, so a thread's weights stay cached.
+  pool.parallel_for(n_row_tiles * n_tok_tiles, 1, [&](int64_t begin, int64_t end) {
+    for (int64_t item = begin; item < end; ++item) {
+      const int64_t row_begin = (item / n_tok_tiles) * row_tile;
+      const int64_t tok_begin = (item % n_tok_tiles) * tok_tile;
+      const TileRange range{row_begin, std::min(row_begin + row_tile, w.rows), tok_begin,
+                            std::min(tok_begin + tok_tile, n_tokens)};
+      kernel(w, x, range, y, y_stride);
+    }
+  });
+}
+
+void matmul(const WeightMatrix& w, const float* x, int64_t n_tokens, float* y, ThreadPool& pool) {
+  // One buffer per calling thread: no allocation once it has grown.
+  thread_local PackedActivations packed;
+  packed.pack(x, n_tokens, w.cols, w.type, pool);
+  matmul(w, packed, y, w.rows, pool);
+}
+
+}  // namespace ingot::kernels

@@ -1,0 +1,138 @@
+#include "kernels/matmul.h"
+
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <cstring>
+#include <tuple>
+#include <vector>
+
+#include "kernel_test_data.h"
+#include "kernels/activation_pack.h"
+#include "kernels/block_formats.h"
+#include "kernels/dequantize.h"
+#include "kernels/dispatch.h"
+#include "kernels/half.h"
+
+namespace ingot::kernels {
+namespace {
+
+using testing::quantize_matrix;
+using testing::random_floats;
+
+// Restores automatic path selection when a test ends.
+class ScopedIsa {
+ public:
+  explicit ScopedIsa(Isa isa) { set_isa_override(isa); }
+  ~ScopedIsa() { set_isa_override(std::nullopt); }
+};
+
+struct Shape {
+  int64_t rows;
+  int64_t blocks;  // columns, in blocks of the weight type
+  int64_t tokens;
+};
+
+// Awkward shapes: one row, rows that are not multiples of any vector width
+// or tile, one token, token counts either side of the 64-token tile.
+const Shape kShapes[] = {{1, 1, 1},   {7, 3, 1},   {33, 2, 3},  {131, 3, 1},
+                         {64, 1, 17}, {19, 2, 65}, {130, 1, 70}};
+
+// Q4_1 and Q5_1 dot products use Q8_1's block sum s = F16(d * sum(q)),
+// with d in F32, where the dequantized activations use F16(d): two F16
+// roundings of s, each up to half an ulp, times the weight block's min.
+double min_term_rounding(const WeightMatrix& w, const uint8_t* w_row, const uint8_t* x_row) {
+  if (w.type != ElementType::kQ4_1 && w.type != ElementType::kQ5_1) return 0.0;
+  const size_t w_block = element_type_info(w.type).bytes_per_block;
+  double bound = 0;
+  for (int64_t b = 0; b < w.cols / kQK; ++b) {
+    BlockQ8_1 xb;
+    std::memcpy(&xb, x_row + b * sizeof(BlockQ8_1), sizeof(xb));
+    uint16_t m;  // the min follows the scale in both Q4_1 and Q5_1
+    std::memcpy(&m, w_row + b * w_block + 2, 2);
+    bound += std::fabs(f16_to_f32(m) * f16_to_f32(xb.s)) * 0x1p-10;
+  }
+  return bound;
+}
+
+// Checks y against sum_i W[r][i] * X[t][i] in double precision, with W and
+// X the dequantized weights and packed activations: the kernels' integer
+// dot products make that exact up to float rounding.
+void expect_matches_dequantized(const WeightMatrix& w, const PackedActivations& x,
+                                const std::vector<float>& y) {
+  std::vector<float> w_row(w.cols), x_row(w.cols);
+  for (int64_t t = 0; t < x.n_tokens(); ++t) {
+    dequantize_row(x.packed_type(), x.row(t), x_row.data(), w.cols);
+    for (int64_t r = 0; r < w.rows; ++r) {
+      const auto* w_bytes = static_cast<const uint8_t*>(w.data) + r * w.row_stride;
+      dequantize_row(w.type, w_bytes, w_row.data(), w.cols);
+      const double tolerance = min_term_rounding(w, w_bytes, x.row(t));
+      double sum = 0, magnitude = 0;
+      for (int64_t i = 0; i < w.cols; ++i) {
+        sum += static_cast<double>(w_row[i]) * x_row[i];
+        magnitude += std::fabs(static_cast<double>(w_row[i]) * x_row[i]);
+      }
+      ASSERT_NEAR(y[t * w.rows + r], sum, tolerance + 1e-4 * magnitude + 1e-6)
+          << element_type_name(w.type) << " row " << r << " token " << t;
+    }
+  }
+}
+
+class MatmulTest : public ::testing::TestWithParam<std::tuple<ElementType, Isa>> {};
+
+TEST_P(MatmulTest, MatchesDequantizedFloatDot) {
+  const auto [type, isa] = GetParam();
+  if (!isa_available(isa)) GTEST_SKIP() << isa_name(isa) << " is not available on this CPU";
+  ScopedIsa scoped(isa);
+  const int64_t block =
+      element_type_info(type).block_size == 1 ? 16 : element_type_info(type).block_size;
+  for (int threads : {1, 2}) {
+    ThreadPool pool(threads);
+    for (const Shape& shape : kShapes) {
+      const int64_t cols = shape.blocks * block;
+      const auto weights = random_floats(shape.rows * cols, 1000 + shape.rows);
+      const auto data = quantize_matrix(type, weights, shape.rows, cols);
+      const WeightMatrix w{type, data.data(), shape.rows, cols, *row_bytes(type, cols)};
+      const auto input = random_floats(shape.tokens * cols, 2000 + shape.tokens, 0.5f);
+      PackedActivations x;
+      x.pack(input.data(), shape.tokens, cols, type, pool);
+      std::vector<float> y(shape.tokens * shape.rows, NAN);
+      matmul(w, x, y.data(), shape.rows, pool);
+      expect_matches_dequantized(w, x, y);
+
+      std::vector<float> y_direct(y.size(), NAN);
+      matmul(w, input.data(), shape.tokens, y_direct.data(), pool);
+      ASSERT_EQ(y_direct, y) << "packing inside matmul changed the result";
+    }
+  }
+}
+
+INSTANTIATE_TEST_SUITE_P(AllTypes, MatmulTest,
+                         ::testing::Combine(::testing::ValuesIn(testing::matmul_types()),
+                                            ::testing::Values(Isa::kScalar, Isa::kAvx2,
+                                                              Isa::kAvx512)),
+                         [](const auto& info) {
+                           return std::string(element_type_name(std::get<0>(info.param))) + "_" +
+                                  std::string(isa_name(std::get<1>(info.param)));
+                         });
+
+TEST(Matmul, WritesOnlyItsOutputColumnsWithAStride) {
+  ThreadPool pool(2);
+  const int64_t rows = 5, cols = 64, tokens = 3, stride = 9;
+  const auto weights = random_floats(rows * cols, 1);
+  const auto data = quantize_matrix(ElementType::kQ8_0, weights, rows, cols);
+  const WeightMatrix w{ElementType::kQ8_0, data.data(), rows, cols,
+                       *row_bytes(ElementType::kQ8_0, cols)};
+  const auto input = random_floats(tokens * cols, 2);
+  PackedActivations x;
+  x.pack(input.data(), tokens, cols, w.type, pool);
+  std::vector<float> y(tokens * stride, -7.0f);
+  matmul(w, x, y.data(), stride, pool);
+  for (int64_t t = 0; t < tokens; ++t) {
+    for (int64_t c = rows; c < stride; ++c) EXPECT_EQ(y[t * stride + c], -7.0f);
+    for (int64_t r = 0; r < rows; ++r) EXPECT_NE(y[t * stride + r], -7.0f);
+  }
+}
+
+}  // namespace
+}  // namespace ingot::kernels
