@@ -1,0 +1,33 @@
+#include "shapes.h"
+
+namespace ingot::synth {
+namespace {
+
+// clang-format off
+constexpr Shape kShapes[] = {
+    // name           arch     hidden layers heads kv  head_dim ffn   bias   qk_norm tied  rope    ctx     eps
+    {"tiny",          "qwen3",  256,   2,    4,    2,  64,      768,  false, true,   true, 1e6,    8192,   1e-6f},
+    {"tiny-qwen2",    "qwen2",  256,   2,    4,    2,  64,      768,  true,  false,  true, 1e6,    8192,   1e-6f},
+    {"tiny-llama",    "llama",  256,   2,    4,    2,  64,      768,  false, false,  false, 5e5,   8192,   1e-5f},
+    {"qwen2.5-0.5b",  "qwen2",  896,   24,   14,   2,  64,      4864, true,  false,  true, 1e6,    32768,  1e-6f},
+    {"qwen3-0.6b",    "qwen3",  1024,  28,   16,   8,  128,     3072, false, true,   true, 1e6,    40960,  1e-6f},
+    {"llama3.2-1b",   "llama",  2048,  16,   32,   8,  64,      8192, false, false,  true, 5e5,    131072, 1e-5f},
+};
+// clang-format on
+
+}  // namespace
+
+std::optional<Shape> find_shape(std::string_view name) {
+  for (const Shape& shape : kShapes) {
+    if (shape.name == name) return shape;
+  }
+  return std::nullopt;
+}
+
+std::vector<std::string_view> shape_names() {
+  std::vector<std::string_view> names;
+  for (const Shape& shape : kShapes) names.push_back(shape.name);
+  return names;
+}
+
+}  // namespace ingot::synth

@@ -1,0 +1,34 @@
+#pragma once
+// The tensors of a shape, with llama.cpp's names and GGUF's dimension order
+// (innermost first: a [out][in] weight has dims {in, out}).
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "shapes.h"
+
+namespace ingot::synth {
+
+// What a tensor is for: it decides its initial values and, for the mixed
+// quantization presets, its element type.
+enum class TensorRole {
+  kEmbedding,
+  kOutput,
+  kNorm,  // RMSNorm weights: ones, always F32
+  kBias,  // q/k/v biases: small, always F32
+  kAttentionV,
+  kFeedForwardDown,
+  kOtherWeight,
+};
+
+struct PlannedTensor {
+  std::string name;
+  std::vector<int64_t> dims;
+  TensorRole role;
+  int64_t layer;  // -1 outside the blocks
+};
+
+std::vector<PlannedTensor> plan_tensors(const Shape& shape, int64_t vocabulary_size);
+
+}  // namespace ingot::synth
