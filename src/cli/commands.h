@@ -12,5 +12,6 @@ namespace ingot::cli {
 using CommandRegistrar = void (*)(CLI::App& app, int& exit_code);
 
 void register_version(CLI::App& app, int& exit_code);
+void register_doctor(CLI::App& app, int& exit_code);
 
 }  // namespace ingot::cli

@@ -16,6 +16,7 @@ int main(int argc, char** argv) {
   int exit_code = 0;
   for (ingot::cli::CommandRegistrar registrar : {
            &ingot::cli::register_version,
+           &ingot::cli::register_doctor,
        }) {
     registrar(app, exit_code);
   }

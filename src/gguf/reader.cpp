@@ -69,7 +69,8 @@ class Parser {
 
   Result<Header> header() {
     auto magic = in_.read<uint32_t>();
-    if (!magic || *magic != kMagic) return invalid_format("not a GGUF file (bad magic)");
+    if (!magic || *magic != kMagic)
+      return invalid_format("not a GGUF file: it does not start with \"GGUF\"");
     auto version = in_.read<uint32_t>();
     if (!version) return truncated("the version");
     INGOT_RETURN_IF_ERROR(check_version(*version));
@@ -334,7 +335,7 @@ Result<GgufFile> GgufFile::open(const std::string& path) {
   auto parsed = parse(mapped->bytes());
   if (!parsed.ok()) {
     Error error = std::move(parsed.error());
-    error.add_context("reading " + path);
+    error.add_context("while reading " + path);
     return error;
   }
   // The map's address survives the move, so every view into it stays valid.

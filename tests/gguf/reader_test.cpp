@@ -42,7 +42,7 @@ std::string parse_error(const Bytes& bytes) {
 }
 
 TEST(Reader, EmptyFileIsNotGguf) {
-  EXPECT_EQ(parse_error(Bytes()), "not a GGUF file (bad magic)");
+  EXPECT_EQ(parse_error(Bytes()), "not a GGUF file: it does not start with \"GGUF\"");
 }
 
 TEST(Reader, VersionOneIsRefusedByName) {

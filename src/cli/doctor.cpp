@@ -1,0 +1,224 @@
+// `ingot doctor --model FILE`: a preflight that reads only a GGUF's header
+// and tensor table and says what the file holds, what it needs, and whether
+// ingot can run it.
+
+#include <fmt/format.h>
+
+#include <cstdio>
+#include <nlohmann/json.hpp>
+#include <string>
+#include <vector>
+
+#include "cli/commands.h"
+#include "gguf/reader.h"
+#include "gguf/summary.h"
+
+namespace ingot::cli {
+namespace {
+
+// The architectures the model layer implements.
+constexpr std::string_view kSupportedArchitectures[] = {"llama", "qwen2", "qwen3"};
+constexpr uint64_t kFallbackContext = 4096;
+
+struct DoctorOptions {
+  std::string model;
+  uint64_t context = 0;  // 0: the model's own context length
+  uint64_t parallel = 1;
+  bool json = false;
+};
+
+struct Plan {
+  uint64_t context;
+  uint64_t parallel;
+  std::optional<uint64_t> kv_cache_bytes;
+};
+
+bool is_supported_architecture(std::string_view name) {
+  for (std::string_view supported : kSupportedArchitectures) {
+    if (supported == name) return true;
+  }
+  return false;
+}
+
+// Everything that stops ingot from running the file, one line each.
+std::vector<std::string> blockers(const gguf::FileSummary& s) {
+  std::vector<std::string> found;
+  if (!is_supported_architecture(s.architecture)) {
+    found.push_back(fmt::format("architecture '{}' is not supported (ingot runs {})",
+                                s.architecture, fmt::join(kSupportedArchitectures, ", ")));
+  }
+  for (const auto& [type, count] : s.tensor_types) {
+    if (kernels::element_type_info(type).supported) continue;
+    found.push_back(fmt::format("tensor type {} is not supported ({} tensors, e.g. {})",
+                                kernels::element_type_name(type), count.tensors, count.example));
+  }
+  if (s.tensor_types.empty()) found.push_back("the file holds no tensors (a vocabulary only)");
+  if (!s.block_count || !s.head_count || !s.embedding_length) {
+    found.push_back("block_count, head_count or embedding_length is missing from the metadata");
+  }
+  if (s.vocabulary_size == 0) found.push_back("the file holds no vocabulary");
+  return found;
+}
+
+std::string human_bytes(uint64_t bytes) {
+  constexpr const char* kUnits[] = {"B", "KiB", "MiB", "GiB", "TiB"};
+  double value = static_cast<double>(bytes);
+  size_t unit = 0;
+  while (value >= 1024 && unit + 1 < std::size(kUnits)) {
+    value /= 1024;
+    ++unit;
+  }
+  return unit == 0 ? fmt::format("{} B", bytes) : fmt::format("{:.1f} {}", value, kUnits[unit]);
+}
+
+std::string human_count(uint64_t n) {
+  if (n >= 1'000'000'000) return fmt::format("{:.2f} B", n / 1e9);
+  if (n >= 1'000'000) return fmt::format("{:.2f} M", n / 1e6);
+  if (n >= 1'000) return fmt::format("{:.1f} K", n / 1e3);
+  return std::to_string(n);
+}
+
+std::string or_unknown(const std::optional<uint64_t>& value) {
+  return value ? std::to_string(*value) : "unknown";
+}
+
+std::string special_tokens_line(const gguf::FileSummary& s) {
+  std::vector<std::string> parts;
+  for (const auto& token : s.special_tokens) {
+    std::string text = token.text ? nlohmann::json(*token.text).dump() : "(past the vocabulary)";
+    parts.push_back(fmt::format("{} {} {}", token.role, token.id, text));
+  }
+  return parts.empty() ? "none" : fmt::format("{}", fmt::join(parts, ", "));
+}
+
+std::string rope_line(const gguf::FileSummary& s) {
+  std::string line = fmt::format("freq base {}, scaling {}", s.rope_freq_base, s.rope_scaling_type);
+  if (s.rope_scaling_factor) line += fmt::format(" x{}", *s.rope_scaling_factor);
+  if (s.rope_dimension_count) line += fmt::format(", {} rotary dims", *s.rope_dimension_count);
+  return line;
+}
+
+void print_text(const DoctorOptions& options, const gguf::FileSummary& s, const Plan& plan,
+                const std::vector<std::string>& problems) {
+  auto row = [](std::string_view label, const std::string& value) {
+    std::printf("%-14s %s\n", std::string(label).c_str(), value.c_str());
+  };
+  row("file", fmt::format("{} ({}, GGUF v{})", options.model, human_bytes(s.file_size), s.version));
+  if (!s.name.empty()) row("name", s.name);
+  row("architecture", s.architecture.empty() ? "(none)" : s.architecture);
+  row("parameters", fmt::format("{} ({})", human_count(s.parameter_count), s.parameter_count));
+  for (const auto& [type, count] : s.tensor_types) {
+    row("tensors",
+        fmt::format("{:<6} {:>4} tensors, {:>12} params, {}", kernels::element_type_name(type),
+                    count.tensors, count.elements, human_bytes(count.bytes)));
+  }
+  row("context", or_unknown(s.context_length));
+  row("layers", or_unknown(s.block_count));
+  row("embedding", or_unknown(s.embedding_length));
+  row("feed-forward", or_unknown(s.feed_forward_length));
+  row("heads", fmt::format("{} (KV heads {}, head dim {})", or_unknown(s.head_count),
+                           or_unknown(s.head_count_kv), or_unknown(s.key_length)));
+  row("rope", rope_line(s));
+  row("vocabulary",
+      fmt::format("{} (pre-tokenizer {}), {} tokens",
+                  s.vocabulary_type.empty() ? "none" : s.vocabulary_type,
+                  s.pre_tokenizer.empty() ? "default" : s.pre_tokenizer, s.vocabulary_size));
+  row("special", special_tokens_line(s));
+  row("chat template", s.has_chat_template ? "present" : "absent");
+  std::string kv = plan.kv_cache_bytes ? human_bytes(*plan.kv_cache_bytes) : "unknown";
+  row("memory", fmt::format("{} weights + {} F16 KV cache (ctx {} x {} parallel) = {}",
+                            human_bytes(s.weight_bytes), kv, plan.context, plan.parallel,
+                            human_bytes(s.weight_bytes + plan.kv_cache_bytes.value_or(0))));
+  if (problems.empty()) row("verdict", "ingot can run this model");
+  for (const std::string& problem : problems) row("verdict", "cannot run: " + problem);
+}
+
+void print_json(const DoctorOptions& options, const gguf::FileSummary& s, const Plan& plan,
+                const std::vector<std::string>& problems) {
+  using nlohmann::json;
+  auto optional = [](const std::optional<uint64_t>& v) { return v ? json(*v) : json(nullptr); };
+  json types = json::object();
+  for (const auto& [type, count] : s.tensor_types) {
+    types[std::string(kernels::element_type_name(type))] = {
+        {"tensors", count.tensors}, {"elements", count.elements}, {"bytes", count.bytes}};
+  }
+  json special = json::object();
+  for (const auto& token : s.special_tokens) {
+    special[token.role] = {{"id", token.id},
+                           {"text", token.text ? json(*token.text) : json(nullptr)}};
+  }
+  json out = {
+      {"file", options.model},
+      {"file_size", s.file_size},
+      {"gguf_version", s.version},
+      {"name", s.name},
+      {"architecture", s.architecture},
+      {"parameters", s.parameter_count},
+      {"tensor_types", types},
+      {"context_length", optional(s.context_length)},
+      {"block_count", optional(s.block_count)},
+      {"embedding_length", optional(s.embedding_length)},
+      {"feed_forward_length", optional(s.feed_forward_length)},
+      {"head_count", optional(s.head_count)},
+      {"head_count_kv", optional(s.head_count_kv)},
+      {"head_dim", optional(s.key_length)},
+      {"value_dim", optional(s.value_length)},
+      {"rope",
+       {{"freq_base", s.rope_freq_base},
+        {"dimension_count", optional(s.rope_dimension_count)},
+        {"scaling_type", s.rope_scaling_type},
+        {"scaling_factor", s.rope_scaling_factor ? json(*s.rope_scaling_factor) : json(nullptr)}}},
+      {"vocabulary",
+       {{"type", s.vocabulary_type}, {"pre", s.pre_tokenizer}, {"size", s.vocabulary_size}}},
+      {"special_tokens", special},
+      {"chat_template", s.has_chat_template},
+      {"memory",
+       {{"weights_bytes", s.weight_bytes},
+        {"context", plan.context},
+        {"parallel", plan.parallel},
+        {"kv_cache_bytes", optional(plan.kv_cache_bytes)},
+        {"total_bytes", s.weight_bytes + plan.kv_cache_bytes.value_or(0)}}},
+      {"runnable", problems.empty()},
+      {"problems", problems},
+  };
+  std::printf("%s\n", out.dump(2).c_str());
+}
+
+int run_doctor(const DoctorOptions& options) {
+  auto file = gguf::GgufFile::open(options.model);
+  if (!file.ok()) {
+    std::fprintf(stderr, "ingot doctor: %s\n", file.error().describe().c_str());
+    return 1;
+  }
+  gguf::FileSummary summary = gguf::summarize(*file);
+  Plan plan{options.context, options.parallel, std::nullopt};
+  if (plan.context == 0) plan.context = summary.context_length.value_or(kFallbackContext);
+  plan.kv_cache_bytes = summary.kv_cache_bytes(plan.context, plan.parallel);
+  std::vector<std::string> problems = blockers(summary);
+  if (options.json) {
+    print_json(options, summary, plan, problems);
+  } else {
+    print_text(options, summary, plan, problems);
+  }
+  return problems.empty() ? 0 : 2;
+}
+
+}  // namespace
+
+void register_doctor(CLI::App& app, int& exit_code) {
+  auto options = std::make_shared<DoctorOptions>();
+  CLI::App* command = app.add_subcommand(
+      "doctor",
+      "Say what a GGUF file holds, the memory it needs and whether ingot can run it "
+      "(exit 0: runnable, 1: not a valid GGUF, 2: valid but not runnable)");
+  command->add_option("--model", options->model, "The GGUF file")->required();
+  command->add_option("--ctx", options->context,
+                      "Context length to plan memory for (default: the model's)");
+  command->add_option("--parallel", options->parallel, "Sequences served at once")
+      ->check(CLI::PositiveNumber)
+      ->capture_default_str();
+  command->add_flag("--json", options->json, "Print the facts as JSON");
+  command->callback([options, &exit_code] { exit_code = run_doctor(*options); });
+}
+
+}  // namespace ingot::cli

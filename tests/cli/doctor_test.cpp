@@ -1,0 +1,141 @@
+// `ingot doctor` on the shared models: the facts it prints, its verdict,
+// and its exit code and one-line reason for a file that is not a GGUF.
+
+#include <gtest/gtest.h>
+
+#include <fstream>
+#include <nlohmann/json.hpp>
+#include <string>
+
+#include "cli/run_command.h"
+#include "support/shared_data.h"
+
+namespace ingot::testing {
+namespace {
+
+using nlohmann::json;
+
+json doctor_json(const std::string& model, std::vector<std::string> extra = {}) {
+  std::vector<std::string> argv = {ingot_binary(), "doctor", "--json", "--model",
+                                   shared_path(model).string()};
+  argv.insert(argv.end(), extra.begin(), extra.end());
+  CommandResult result = run_command(argv);
+  EXPECT_TRUE(result.exit_code == 0 || result.exit_code == 2) << result.err;
+  EXPECT_EQ(result.err, "");
+  return json::parse(result.out, nullptr, /*allow_exceptions=*/false);
+}
+
+TEST(Doctor, TinyQwen3Facts) {
+  INGOT_REQUIRE_SHARED();
+  json facts = doctor_json("models/tiny-qwen3-f16.gguf", {"--ctx", "1024", "--parallel", "2"});
+  ASSERT_TRUE(facts.is_object());
+  EXPECT_EQ(facts["architecture"], "qwen3");
+  EXPECT_EQ(facts["parameters"], 9737760);
+  EXPECT_EQ(facts["block_count"], 2);
+  EXPECT_EQ(facts["embedding_length"], 32);
+  EXPECT_EQ(facts["head_count"], 4);
+  EXPECT_EQ(facts["head_count_kv"], 2);
+  EXPECT_EQ(facts["head_dim"], 16);
+  EXPECT_EQ(facts["context_length"], 32768);
+  EXPECT_EQ(facts["rope"]["freq_base"], 1e6);
+  EXPECT_EQ(facts["rope"]["scaling_type"], "none");
+  EXPECT_EQ(facts["vocabulary"]["type"], "gpt2");
+  EXPECT_EQ(facts["vocabulary"]["pre"], "qwen2");
+  EXPECT_EQ(facts["vocabulary"]["size"], 151669);
+  EXPECT_EQ(facts["special_tokens"]["eos"]["id"], 151645);
+  EXPECT_EQ(facts["special_tokens"]["eos"]["text"], "<|im_end|>");
+  EXPECT_EQ(facts["special_tokens"]["pad"]["text"], "<|endoftext|>");
+  EXPECT_FALSE(facts["special_tokens"].contains("bos"));
+  EXPECT_EQ(facts["chat_template"], true);
+  EXPECT_EQ(facts["tensor_types"]["f16"]["tensors"], 16);
+  EXPECT_EQ(facts["tensor_types"]["f32"]["tensors"], 9);
+  // 2 layers x 2 KV heads x (16 + 16) dims x 2 bytes, per position and sequence.
+  EXPECT_EQ(facts["memory"]["kv_cache_bytes"], 2 * 2 * 32 * 2 * 1024 * 2);
+  EXPECT_EQ(facts["memory"]["parallel"], 2);
+  EXPECT_EQ(facts["runnable"], true);
+}
+
+TEST(Doctor, Stories260KFacts) {
+  INGOT_REQUIRE_SHARED();
+  json facts = doctor_json("models/stories260K.gguf");
+  ASSERT_TRUE(facts.is_object());
+  EXPECT_EQ(facts["architecture"], "llama");
+  EXPECT_EQ(facts["parameters"], 292800);
+  EXPECT_EQ(facts["block_count"], 5);
+  EXPECT_EQ(facts["head_count"], 8);
+  EXPECT_EQ(facts["head_count_kv"], 4);
+  EXPECT_EQ(facts["head_dim"], 8);
+  EXPECT_EQ(facts["context_length"], 2048);
+  EXPECT_EQ(facts["vocabulary"]["type"], "llama");
+  EXPECT_EQ(facts["vocabulary"]["size"], 512);
+  EXPECT_EQ(facts["special_tokens"]["bos"]["text"], "<s>");
+  EXPECT_EQ(facts["special_tokens"]["eos"]["id"], 2);
+  EXPECT_EQ(facts["chat_template"], false);
+  EXPECT_EQ(facts["tensor_types"].size(), 1u);
+  EXPECT_EQ(facts["tensor_types"]["f32"]["bytes"], 292800 * 4);
+  EXPECT_EQ(facts["memory"]["context"], 2048);
+  EXPECT_EQ(facts["runnable"], true);
+}
+
+TEST(Doctor, EveryRunnableSharedModel) {
+  INGOT_REQUIRE_SHARED();
+  struct Expected {
+    std::string model, architecture, tensor_type;
+    int vocabulary;
+  };
+  for (const Expected& e : std::vector<Expected>{
+           {"models/tiny-qwen2-f16.gguf", "qwen2", "f16", 151669},
+           {"models/tiny-llama3-f16.gguf", "llama", "f16", 128256},
+           {"models/small-llama-q8_0.gguf", "llama", "q8_0", 512},
+           {"models/small-llama-q4_k_m.gguf", "llama", "q4_K", 512},
+           {"models/small-llama-q2_k.gguf", "llama", "q2_K", 512},
+       }) {
+    SCOPED_TRACE(e.model);
+    json facts = doctor_json(e.model);
+    ASSERT_TRUE(facts.is_object());
+    EXPECT_EQ(facts["architecture"], e.architecture);
+    EXPECT_TRUE(facts["tensor_types"].contains(e.tensor_type));
+    EXPECT_EQ(facts["vocabulary"]["size"], e.vocabulary);
+    EXPECT_EQ(facts["runnable"], true) << facts["problems"].dump();
+  }
+}
+
+TEST(Doctor, VocabularyOnlyFileOfAnotherArchitectureIsNotRunnable) {
+  INGOT_REQUIRE_SHARED();
+  CommandResult result =
+      run_command({ingot_binary(), "doctor", "--model",
+                   shared_path("fixtures/tokenizer/ggml-vocab-falcon.gguf").string()});
+  EXPECT_EQ(result.exit_code, 2);
+  EXPECT_NE(result.out.find("architecture 'falcon' is not supported"), std::string::npos)
+      << result.out;
+  EXPECT_NE(result.out.find("no tensors"), std::string::npos) << result.out;
+}
+
+TEST(Doctor, TextOutputStatesTheVerdict) {
+  INGOT_REQUIRE_SHARED();
+  CommandResult result = run_command(
+      {ingot_binary(), "doctor", "--model", shared_path("models/tiny-llama3-f16.gguf").string()});
+  EXPECT_EQ(result.exit_code, 0) << result.err;
+  EXPECT_NE(result.out.find("ingot can run this model"), std::string::npos) << result.out;
+  EXPECT_NE(result.out.find("128256 tokens"), std::string::npos) << result.out;
+}
+
+TEST(Doctor, InvalidFileExitsOneWithAOneLineReason) {
+  std::string path = (temp_dir() / "not-a-model.gguf").string();
+  std::ofstream(path) << "this is not a model";
+  CommandResult result = run_command({ingot_binary(), "doctor", "--model", path});
+  EXPECT_EQ(result.exit_code, 1);
+  EXPECT_EQ(result.out, "");
+  EXPECT_NE(result.err.find("not a GGUF file"), std::string::npos) << result.err;
+  EXPECT_EQ(result.err.find('\n'), result.err.size() - 1) << result.err;
+}
+
+TEST(Doctor, MissingFileExitsOne) {
+  CommandResult result =
+      run_command({ingot_binary(), "doctor", "--model", (temp_dir() / "absent.gguf").string()});
+  EXPECT_EQ(result.exit_code, 1);
+  EXPECT_NE(result.err.find("no such file"), std::string::npos) << result.err;
+}
+
+}  // namespace
+}  // namespace ingot::testing
