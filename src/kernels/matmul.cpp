@@ -24,6 +24,17 @@ int64_t ceil_div(int64_t a, int64_t b) {
   return (a + b - 1) / b;
 }
 
+// Q8_0 and Q8_1 blocks both start with their F16 scale(s) and end with the
+// 32 quants: the quants are the last 32 bytes of each block.
+void sum_block_quants(const uint8_t* row, size_t block_bytes, int64_t n_blocks, int16_t* sums) {
+  for (int64_t b = 0; b < n_blocks; ++b) {
+    const auto* qs = reinterpret_cast<const int8_t*>(row + (b + 1) * block_bytes - 32);
+    int sum = 0;
+    for (int j = 0; j < 32; ++j) sum += qs[j];
+    sums[b] = static_cast<int16_t>(sum);
+  }
+}
+
 int64_t row_tile_for(int64_t rows, int64_t n_tokens, int n_threads) {
   int64_t tile = ceil_div(rows, kItemsPerThread * n_threads);
   tile = ceil_div(tile, kRowAlign) * kRowAlign;
@@ -43,11 +54,19 @@ void PackedActivations::pack(const float* x, int64_t n_tokens, int64_t cols,
   row_stride_ = stride.value_or(0);
   const size_t needed = row_stride_ * static_cast<size_t>(n_tokens);
   if (buffer_.size() < needed) buffer_.resize(needed);
+  const bool with_sums = packed_type_ == ElementType::kQ8_0 || packed_type_ == ElementType::kQ8_1;
+  blocks_per_row_ = with_sums ? cols / 32 : 0;
+  const size_t sums_needed = static_cast<size_t>(blocks_per_row_ * n_tokens);
+  if (sums_.size() < sums_needed) sums_.resize(sums_needed);
   const PackRowFn pack_row = pack_row_fn(active_isa(), packed_type_);
-  uint8_t* out = buffer_.data();
-  const size_t out_stride = row_stride_;
+  const size_t block_bytes = element_type_info(packed_type_).bytes_per_block;
   pool.parallel_for(n_tokens, 4, [&](int64_t begin, int64_t end) {
-    for (int64_t t = begin; t < end; ++t) pack_row(x + t * cols, out + t * out_stride, cols);
+    for (int64_t t = begin; t < end; ++t) {
+      uint8_t* out = buffer_.data() + t * row_stride_;
+      pack_row(x + t * cols, out, cols);
+      if (with_sums)
+        sum_block_quants(out, block_bytes, blocks_per_row_, sums_.data() + t * blocks_per_row_);
+    }
   });
 }
 

@@ -36,6 +36,10 @@ class PackedActivations {
   int64_t n_tokens() const { return n_tokens_; }
   int64_t cols() const { return cols_; }
   const uint8_t* row(int64_t t) const { return buffer_.data() + t * row_stride_; }
+  // Q8_0/Q8_1 packing only: the sum of the quants of each 32-element block
+  // of row t. SIMD kernels feed unsigned (offset) weights to u8 x s8 dot
+  // instructions and take offset * block sum back out.
+  const int16_t* block_sums(int64_t t) const { return sums_.data() + t * blocks_per_row_; }
 
  private:
   ElementType packed_type_ = ElementType::kF32;
@@ -43,6 +47,8 @@ class PackedActivations {
   int64_t cols_ = 0;
   size_t row_stride_ = 0;
   std::vector<uint8_t> buffer_;  // grows, never shrinks: no allocation per token
+  int64_t blocks_per_row_ = 0;
+  std::vector<int16_t> sums_;  // likewise
 };
 
 // y is n_tokens x w.rows, row-major, with rows `y_stride` floats apart.

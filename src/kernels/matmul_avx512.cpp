@@ -1,14 +1,39 @@
-// The AVX-512 path (F/BW/VL/DQ + VNNI). Types without a kernel here fall
-// back to the AVX2 path.
-#include "kernels/dispatch.h"
+// The AVX-512 path (F/BW/VL/DQ + VNNI): which kernel serves which type.
+// Types without a kernel here fall back to the AVX2 path.
+#include "kernels/matmul_kernels_avx512.h"
 
 namespace ingot::kernels {
 
-TileKernel avx512_tile_kernel(ElementType) {
-  return nullptr;
+TileKernel avx512_tile_kernel(ElementType type) {
+  switch (type) {
+    case ElementType::kF32:
+      return f32_tile_avx512;
+    case ElementType::kF16:
+      return f16_tile_avx512;
+    case ElementType::kQ4_0:
+      return q4_0_tile_avx512;
+    case ElementType::kQ5_0:
+      return q5_0_tile_avx512;
+    case ElementType::kQ8_0:
+      return q8_0_tile_avx512;
+    default:
+      return nullptr;
+  }
 }
-PackRowFn avx512_pack_row(ElementType) {
-  return nullptr;
+
+PackRowFn avx512_pack_row(ElementType packed) {
+  switch (packed) {
+    case ElementType::kQ8_0:
+      return pack_q8_0_avx512;
+    case ElementType::kQ8_1:
+      return pack_q8_1_avx512;
+    case ElementType::kQ8_K:
+      return pack_q8_k_avx512;
+    case ElementType::kF16:
+      return pack_f16_avx512;
+    default:
+      return nullptr;
+  }
 }
 
 }  // namespace ingot::kernels

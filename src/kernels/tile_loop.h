@@ -1,0 +1,53 @@
+#pragma once
+// Walks a tile of output rows x tokens in micro-tiles of kRows x kTokens,
+// with smaller micro-tiles at the edges. Kernel::run<R, T>(w, x, r, t, y,
+// y_stride) computes y for rows r..r+R-1 and tokens t..t+T-1.
+//
+// Included only by *_avx2.cpp / *_avx512.cpp files, and everything here is
+// in an unnamed namespace on purpose: each instruction set's file gets its
+// own copy, compiled for that set, which the linker cannot merge with
+// another file's copy.
+
+#include <cstdint>
+
+#include "kernels/dispatch.h"
+
+namespace ingot::kernels {
+namespace {
+
+template <class Kernel, int R>
+inline void run_token_range(const WeightMatrix& w, const PackedActivations& x, int64_t r,
+                            TileRange range, float* y, int64_t y_stride) {
+  constexpr int T = Kernel::kTokens;
+  int64_t t = range.tok_begin;
+  for (; t + T <= range.tok_end; t += T) Kernel::template run<R, T>(w, x, r, t, y, y_stride);
+  const int64_t left = range.tok_end - t;
+  if constexpr (T > 3) {
+    if (left == 3) return Kernel::template run<R, 3>(w, x, r, t, y, y_stride);
+  }
+  if constexpr (T > 2) {
+    if (left == 2) return Kernel::template run<R, 2>(w, x, r, t, y, y_stride);
+  }
+  if constexpr (T > 1) {
+    if (left == 1) return Kernel::template run<R, 1>(w, x, r, t, y, y_stride);
+  }
+}
+
+template <class Kernel>
+void run_tile(const WeightMatrix& w, const PackedActivations& x, TileRange range, float* y,
+              int64_t y_stride) {
+  constexpr int R = Kernel::kRows;
+  int64_t r = range.row_begin;
+  if (range.tok_end - range.tok_begin == 1) {
+    // Decode: one token, so block more rows per pass over the activations.
+    constexpr int kDecodeRows = Kernel::kDecodeRows;
+    for (; r + kDecodeRows <= range.row_end; r += kDecodeRows) {
+      Kernel::template run<kDecodeRows, 1>(w, x, r, range.tok_begin, y, y_stride);
+    }
+  }
+  for (; r + R <= range.row_end; r += R) run_token_range<Kernel, R>(w, x, r, range, y, y_stride);
+  for (; r < range.row_end; ++r) run_token_range<Kernel, 1>(w, x, r, range, y, y_stride);
+}
+
+}  // namespace
+}  // namespace ingot::kernels
