@@ -1,0 +1,172 @@
+#include "tokenizer/byte_pair_encoder.h"
+
+#include <algorithm>
+
+#include "tokenizer/byte_level.h"
+#include "util/utf8.h"
+
+namespace ingot::tokenizer {
+namespace {
+
+uint64_t pair_key(int32_t left, int32_t right) {
+  return (static_cast<uint64_t>(static_cast<uint32_t>(left)) << 32) | static_cast<uint32_t>(right);
+}
+
+// Lowest rank first; on equal ranks the leftmost pair first.
+bool lower_priority(int32_t rank_a, int32_t left_a, int32_t rank_b, int32_t left_b) {
+  return rank_a > rank_b || (rank_a == rank_b && left_a > left_b);
+}
+
+size_t character_length(uint8_t first_byte) {
+  static constexpr uint8_t kByHighNibble[16] = {1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 2, 2, 3, 4};
+  return kByHighNibble[first_byte >> 4];
+}
+
+}  // namespace
+
+BytePairEncoder::BytePairEncoder(const Vocab& vocab, PreTokenizer pre_tokenizer)
+    : vocab_(&vocab), pre_tokenizer_(std::move(pre_tokenizer)) {}
+
+Result<BytePairEncoder> BytePairEncoder::create(const Vocab& vocab) {
+  INGOT_ASSIGN_OR_RETURN(PreTokenizer pre, PreTokenizer::create(vocab.pre_tokenizer()));
+  BytePairEncoder encoder(vocab, std::move(pre));
+  const auto& merges = vocab.merges();
+  encoder.merges_.reserve(merges.size());
+  std::string joined;
+  for (size_t rank = 0; rank < merges.size(); ++rank) {
+    const auto& [left, right] = merges[rank];
+    joined.assign(left).append(right);
+    int32_t left_id = encoder.intern(left);
+    int32_t right_id = encoder.intern(right);
+    int32_t result = encoder.intern(joined);
+    // A repeated pair keeps its first (lowest) rank.
+    encoder.merges_.try_emplace(pair_key(left_id, right_id),
+                                Merge{static_cast<int32_t>(rank), result});
+  }
+  return encoder;
+}
+
+int32_t BytePairEncoder::symbol_id(std::string_view text) const {
+  int32_t id = vocab_->find(text);
+  if (id != kNoToken || extra_symbols_.empty()) return id;
+  auto it = extra_symbols_.find(std::string(text));
+  return it == extra_symbols_.end() ? kNoToken : it->second;
+}
+
+int32_t BytePairEncoder::intern(std::string_view text) {
+  int32_t id = vocab_->find(text);
+  if (id != kNoToken) return id;
+  auto next_id = static_cast<int32_t>(vocab_->size() + extra_symbols_.size());
+  return extra_symbols_.try_emplace(std::string(text), next_id).first->second;
+}
+
+const BytePairEncoder::Merge* BytePairEncoder::find_merge(int32_t left, int32_t right) const {
+  if (left == kNoToken || right == kNoToken) return nullptr;
+  auto it = merges_.find(pair_key(left, right));
+  return it == merges_.end() ? nullptr : &it->second;
+}
+
+void BytePairEncoder::encode(std::string_view text, std::vector<int32_t>& out) const {
+  WordCache cache;
+  std::string encoded;
+  for (std::string_view word : pre_tokenizer_.split(text)) {
+    auto cached = cache.spans.find(word);
+    if (cached != cache.spans.end()) {
+      auto [begin, end] = cached->second;
+      out.insert(out.end(), cache.ids.begin() + begin, cache.ids.begin() + end);
+      continue;
+    }
+    encoded.clear();
+    byte_level::encode(word, encoded);
+    auto begin = static_cast<uint32_t>(cache.ids.size());
+    encode_word(encoded, cache.ids);
+    auto end = static_cast<uint32_t>(cache.ids.size());
+    cache.spans.emplace(word, std::make_pair(begin, end));
+    out.insert(out.end(), cache.ids.begin() + begin, cache.ids.begin() + end);
+  }
+}
+
+void BytePairEncoder::encode_word(std::string_view encoded, std::vector<int32_t>& out) const {
+  if (pre_tokenizer_.ignore_merges()) {
+    int32_t whole = vocab_->find(encoded);
+    if (whole != kNoToken) {
+      out.push_back(whole);
+      return;
+    }
+  }
+  std::vector<Symbol> symbols;
+  symbols.reserve(encoded.size());
+  for (size_t offset = 0; offset < encoded.size();) {
+    size_t length =
+        std::min(character_length(static_cast<uint8_t>(encoded[offset])), encoded.size() - offset);
+    auto index = static_cast<int32_t>(symbols.size());
+    symbols.push_back({symbol_id(encoded.substr(offset, length)), index - 1,
+                       offset + length == encoded.size() ? -1 : index + 1,
+                       static_cast<uint32_t>(offset), static_cast<uint32_t>(length)});
+    offset += length;
+  }
+  merge_symbols(symbols);
+  for (int32_t i = symbols.empty() ? -1 : 0; i != -1; i = symbols[i].next) {
+    emit(encoded, symbols[i], out);
+  }
+}
+
+void BytePairEncoder::merge_symbols(std::vector<Symbol>& symbols) const {
+  auto heap_order = [](const Pair& a, const Pair& b) {
+    return lower_priority(a.rank, a.left, b.rank, b.left);
+  };
+  std::vector<Pair> heap;
+  for (int32_t left = 0; left + 1 < static_cast<int32_t>(symbols.size()); ++left) {
+    push_pair(symbols, left, heap);
+  }
+  std::make_heap(heap.begin(), heap.end(), heap_order);
+  while (!heap.empty()) {
+    std::pop_heap(heap.begin(), heap.end(), heap_order);
+    Pair pair = heap.back();
+    heap.pop_back();
+    Symbol& left = symbols[pair.left];
+    Symbol& right = symbols[pair.right];
+    // Stale: one side has merged since (symbols only grow, so lengths tell).
+    if (left.length == 0 || right.length == 0 || left.length + right.length != pair.length) {
+      continue;
+    }
+    left.id = pair.result;
+    left.length += right.length;
+    right.length = 0;
+    left.next = right.next;
+    if (right.next >= 0) symbols[right.next].prev = pair.left;
+    for (int32_t pair_left : {left.prev, pair.left}) {
+      size_t before = heap.size();
+      push_pair(symbols, pair_left, heap);
+      if (heap.size() > before) std::push_heap(heap.begin(), heap.end(), heap_order);
+    }
+  }
+}
+
+void BytePairEncoder::push_pair(const std::vector<Symbol>& symbols, int32_t left,
+                                std::vector<Pair>& heap) const {
+  if (left < 0) return;
+  int32_t right = symbols[left].next;
+  if (right < 0) return;
+  const Merge* merge = find_merge(symbols[left].id, symbols[right].id);
+  if (merge == nullptr) return;
+  heap.push_back(
+      {merge->rank, left, right, symbols[left].length + symbols[right].length, merge->result});
+}
+
+// A symbol that is no token (a merge result missing from the vocabulary, or a
+// character no merge mentions) falls back to whichever of its single bytes
+// are tokens, as llama.cpp does.
+void BytePairEncoder::emit(std::string_view encoded, const Symbol& symbol,
+                           std::vector<int32_t>& out) const {
+  if (vocab_->contains(symbol.id)) {
+    out.push_back(symbol.id);
+    return;
+  }
+  for (char byte : encoded.substr(symbol.offset, symbol.length)) {
+    int32_t id = vocab_->find(std::string_view(&byte, 1));
+    if (id != kNoToken) out.push_back(id);
+  }
+}
+
+}  // namespace ingot::tokenizer

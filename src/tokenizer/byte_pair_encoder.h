@@ -1,0 +1,70 @@
+#pragma once
+// Byte-level BPE (GPT-2 family): the pre-tokenizer cuts text into words,
+// each word's bytes become GPT-2's printable stand-ins, and adjacent symbols
+// merge by merge rank, lowest first (leftmost on ties). A priority queue
+// with lazy invalidation keeps a word at O(n log n); pair lookups go through
+// a hash keyed on the two symbol ids, never on strings.
+
+#include <cstdint>
+#include <string>
+#include <string_view>
+#include <unordered_map>
+#include <vector>
+
+#include "tokenizer/pre_tokenizer.h"
+#include "tokenizer/vocab.h"
+#include "util/status.h"
+
+namespace ingot::tokenizer {
+
+class BytePairEncoder {
+ public:
+  static Result<BytePairEncoder> create(const Vocab& vocab);
+
+  // Encodes one plain-text fragment (valid UTF-8).
+  void encode(std::string_view text, std::vector<int32_t>& out) const;
+
+  const PreTokenizer& pre_tokenizer() const { return pre_tokenizer_; }
+
+ private:
+  struct Merge {
+    int32_t rank;
+    int32_t result;  // symbol id of the joined text
+  };
+  struct Symbol {
+    int32_t id;  // symbol id, or kNoToken for a character no merge mentions
+    int32_t prev;
+    int32_t next;
+    uint32_t offset;
+    uint32_t length;  // 0 once merged into its left neighbour
+  };
+  struct Pair {
+    int32_t rank;
+    int32_t left;
+    int32_t right;
+    uint32_t length;
+    int32_t result;
+  };
+  // Words already encoded in this call: word -> [begin, end) in `ids`.
+  struct WordCache {
+    std::unordered_map<std::string_view, std::pair<uint32_t, uint32_t>> spans;
+    std::vector<int32_t> ids;
+  };
+
+  BytePairEncoder(const Vocab& vocab, PreTokenizer pre_tokenizer);
+  int32_t symbol_id(std::string_view text) const;
+  int32_t intern(std::string_view text);
+  const Merge* find_merge(int32_t left, int32_t right) const;
+  void encode_word(std::string_view encoded, std::vector<int32_t>& out) const;
+  void merge_symbols(std::vector<Symbol>& symbols) const;
+  void push_pair(const std::vector<Symbol>& symbols, int32_t left, std::vector<Pair>& heap) const;
+  void emit(std::string_view encoded, const Symbol& symbol, std::vector<int32_t>& out) const;
+
+  const Vocab* vocab_;
+  PreTokenizer pre_tokenizer_;
+  std::unordered_map<uint64_t, Merge> merges_;
+  // Texts that appear in merges but are not tokens get ids from vocab size up.
+  std::unordered_map<std::string, int32_t> extra_symbols_;
+};
+
+}  // namespace ingot::tokenizer

@@ -1,0 +1,47 @@
+#pragma once
+// Finds special tokens written in text, before any regex split or merge:
+// the text becomes a sequence of fragments, each either plain text or one
+// token id. User-defined tokens are always matched; control and unknown
+// tokens only when the caller parses specials. Longer tokens take priority
+// over shorter ones, and each token claims its leftmost occurrences first.
+
+#include <cstdint>
+#include <string_view>
+#include <vector>
+
+#include "tokenizer/vocab.h"
+
+namespace ingot::tokenizer {
+
+struct Fragment {
+  std::string_view text;     // the plain text, when token == kNoToken
+  int32_t token = kNoToken;  // a matched special token
+};
+
+class SpecialTokenMatcher {
+ public:
+  explicit SpecialTokenMatcher(const Vocab& vocab);
+
+  std::vector<Fragment> partition(std::string_view text, bool parse_special) const;
+
+ private:
+  struct Occurrence {
+    size_t begin;
+    size_t length;
+    int32_t token;
+  };
+  struct Node {
+    std::vector<std::pair<uint8_t, int32_t>> children;  // byte -> node index
+    int32_t token = kNoToken;
+  };
+
+  void insert(std::string_view text, int32_t token);
+  int32_t child(int32_t node, uint8_t byte) const;
+  std::vector<Occurrence> find_all(std::string_view text, bool parse_special) const;
+
+  const Vocab* vocab_;
+  std::vector<Node> nodes_;  // nodes_[0] is the root
+  bool has_user_defined_ = false;
+};
+
+}  // namespace ingot::tokenizer
