@@ -13,5 +13,6 @@ using CommandRegistrar = void (*)(CLI::App& app, int& exit_code);
 
 void register_version(CLI::App& app, int& exit_code);
 void register_doctor(CLI::App& app, int& exit_code);
+void register_tokenize(CLI::App& app, int& exit_code);
 
 }  // namespace ingot::cli

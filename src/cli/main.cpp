@@ -17,6 +17,7 @@ int main(int argc, char** argv) {
   for (ingot::cli::CommandRegistrar registrar : {
            &ingot::cli::register_version,
            &ingot::cli::register_doctor,
+           &ingot::cli::register_tokenize,
        }) {
     registrar(app, exit_code);
   }
