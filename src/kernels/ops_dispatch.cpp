@@ -3,6 +3,8 @@
 #include <cstdlib>
 #include <cstring>
 
+#include "kernels/cpu_features.h"
+
 namespace ingot::kernels {
 namespace {
 
@@ -13,8 +15,8 @@ bool scalar_forced() {
 
 bool cpu_has_avx512() {
   // The vector ops use F, BW, VL (masked 16-bit loads) and F16C conversions.
-  return __builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512bw") &&
-         __builtin_cpu_supports("avx512vl");
+  const CpuFeatures& cpu = cpu_features();
+  return cpu.avx512f && cpu.avx512bw && cpu.avx512vl && cpu.f16c;
 }
 
 }  // namespace

@@ -1,0 +1,107 @@
+// Flash-style attention over F16 K/V: scalar against softmax(qK)V in double
+// for any split into runs, AVX-512 against scalar on awkward head sizes.
+
+#include "kernels/ops_attention.h"
+
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <vector>
+
+#include "kernels/half.h"
+#include "kernels/ops_test_support.h"
+
+namespace ingot::kernels {
+namespace {
+
+using testing::expect_close;
+using testing::kAwkwardLengths;
+using testing::random_floats;
+
+std::vector<uint16_t> random_f16(int64_t n, float scale, uint32_t seed) {
+  std::vector<uint16_t> v(n);
+  std::vector<float> f = random_floats(n, scale, seed);
+  for (int64_t i = 0; i < n; ++i) v[i] = f32_to_f16(f[i]);
+  return v;
+}
+
+// softmax(scale q.K) V in double, the whole context at once.
+std::vector<float> attention_by_definition(const std::vector<float>& q,
+                                           const std::vector<uint16_t>& k,
+                                           const std::vector<uint16_t>& v, int64_t n,
+                                           int64_t head_dim, double scale) {
+  std::vector<double> scores(n);
+  double max = -INFINITY;
+  for (int64_t j = 0; j < n; ++j) {
+    double dot = 0;
+    for (int64_t d = 0; d < head_dim; ++d) dot += q[d] * double(f16_to_f32(k[j * head_dim + d]));
+    scores[j] = scale * dot;
+    max = std::max(max, scores[j]);
+  }
+  double sum = 0;
+  for (double& s : scores) sum += (s = std::exp(s - max));
+  std::vector<float> out(head_dim);
+  for (int64_t d = 0; d < head_dim; ++d) {
+    double acc = 0;
+    for (int64_t j = 0; j < n; ++j) acc += scores[j] * f16_to_f32(v[j * head_dim + d]);
+    out[d] = float(acc / sum);
+  }
+  return out;
+}
+
+using AccumulateFn = void (*)(const float*, const uint16_t*, const uint16_t*, int64_t, int64_t,
+                              float, AttentionState&, float*);
+
+// Feeds the context in runs of `run` positions, as the cache's blocks would.
+std::vector<float> attention_in_runs(AccumulateFn accumulate, const std::vector<float>& q,
+                                     const std::vector<uint16_t>& k, const std::vector<uint16_t>& v,
+                                     int64_t n, int64_t head_dim, float scale, int64_t run) {
+  std::vector<float> out(head_dim);
+  AttentionState state;
+  attention_begin(state, out.data(), head_dim);
+  for (int64_t start = 0; start < n; start += run) {
+    const int64_t count = std::min(run, n - start);
+    accumulate(q.data(), k.data() + start * head_dim, v.data() + start * head_dim, count, head_dim,
+               scale, state, out.data());
+  }
+  attention_end(state, out.data(), head_dim);
+  return out;
+}
+
+TEST(Attention, ScalarMatchesTheDefinitionInAnyRuns) {
+  for (int64_t head_dim : {8, 16, 64}) {
+    for (int64_t n : {1, 2, 31, 65, 200}) {
+      std::vector<float> q = random_floats(head_dim, 1.0f, 7);
+      std::vector<uint16_t> k = random_f16(n * head_dim, 2.0f, 8);
+      std::vector<uint16_t> v = random_f16(n * head_dim, 1.0f, 9);
+      const float scale = 1.0f / std::sqrt(float(head_dim));
+      std::vector<float> expected = attention_by_definition(q, k, v, n, head_dim, scale);
+      for (int64_t run : {1, 7, 32, 1000}) {
+        expect_close(
+            attention_in_runs(&scalar::attention_accumulate, q, k, v, n, head_dim, scale, run),
+            expected, 1e-5f);
+      }
+    }
+  }
+}
+
+TEST(Attention, Avx512MatchesScalar) {
+  SKIP_WITHOUT_AVX512();
+  for (int64_t head_dim : {8, 16, 24, 64, 80, 128}) {
+    for (int64_t n : {1, 3, 17, 64, 65, 300}) {
+      std::vector<float> q = random_floats(head_dim, 1.0f, 10);
+      std::vector<uint16_t> k = random_f16(n * head_dim, 2.0f, 11);
+      std::vector<uint16_t> v = random_f16(n * head_dim, 1.0f, 12);
+      const float scale = 1.0f / std::sqrt(float(head_dim));
+      for (int64_t run : {5, 32, 1000}) {
+        expect_close(
+            attention_in_runs(&avx512::attention_accumulate, q, k, v, n, head_dim, scale, run),
+            attention_in_runs(&scalar::attention_accumulate, q, k, v, n, head_dim, scale, run),
+            1e-5f);
+      }
+    }
+  }
+}
+
+}  // namespace
+}  // namespace ingot::kernels
