@@ -1,0 +1,25 @@
+#include "model/architecture.h"
+
+namespace ingot::model {
+namespace {
+
+using kernels::RopeLayout;
+
+// Llama covers Llama 2 and 3.x, Mistral, TinyLlama and SmolLM: llama.cpp's
+// converter permutes their q/k weights so adjacent-pair RoPE applies.
+constexpr ArchitectureTraits kArchitectures[] = {
+    {Architecture::kLlama, "llama", RopeLayout::kAdjacentPairs, false, false},
+    {Architecture::kQwen2, "qwen2", RopeLayout::kHalves, true, false},
+    {Architecture::kQwen3, "qwen3", RopeLayout::kHalves, false, true},
+};
+
+}  // namespace
+
+std::optional<ArchitectureTraits> find_architecture(std::string_view name) {
+  for (const ArchitectureTraits& traits : kArchitectures) {
+    if (traits.name == name) return traits;
+  }
+  return std::nullopt;
+}
+
+}  // namespace ingot::model

@@ -1,0 +1,26 @@
+#pragma once
+// The decoder-only architectures ingot runs, and what sets each apart. They
+// share one forward pass (pre-norm attention and SwiGLU feed-forward with
+// RMSNorm and RoPE); an architecture only switches its optional parts on.
+
+#include <optional>
+#include <string_view>
+
+#include "kernels/ops_rope.h"
+
+namespace ingot::model {
+
+enum class Architecture { kLlama, kQwen2, kQwen3 };
+
+struct ArchitectureTraits {
+  Architecture architecture;
+  std::string_view name;            // general.architecture
+  kernels::RopeLayout rope_layout;  // llama: adjacent pairs; qwen: halves (NeoX)
+  bool qkv_bias;                    // qwen2 adds a bias to q, k and v
+  bool qk_norm;                     // qwen3 RMS-normalizes each q and k head
+};
+
+// Traits of the architecture named `name`, or nullopt when ingot cannot run it.
+std::optional<ArchitectureTraits> find_architecture(std::string_view name);
+
+}  // namespace ingot::model

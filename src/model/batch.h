@@ -1,0 +1,52 @@
+#pragma once
+// One forward pass's worth of tokens: any mix of entries from any number of
+// sequences (a prompt's chunk for one, the next token for others). Each
+// entry says where its token sits and whether its logits are wanted.
+
+#include <cstdint>
+#include <vector>
+
+#include "model/kv_cache.h"
+
+namespace ingot::model {
+
+struct BatchEntry {
+  int32_t token;
+  int64_t position;  // within its sequence: the sequence's cached length so far
+  SequenceId sequence;
+  bool wants_logits;
+};
+
+class Batch {
+ public:
+  void add(int32_t token, int64_t position, SequenceId sequence, bool wants_logits) {
+    entries_.push_back({token, position, sequence, wants_logits});
+    if (wants_logits) ++n_logits_;
+  }
+  void clear() {
+    entries_.clear();
+    n_logits_ = 0;
+  }
+
+  const std::vector<BatchEntry>& entries() const { return entries_; }
+  int64_t size() const { return int64_t(entries_.size()); }
+  bool empty() const { return entries_.empty(); }
+  // Entries that want logits: the rows forward() returns, in entry order.
+  int64_t n_logits() const { return n_logits_; }
+
+ private:
+  std::vector<BatchEntry> entries_;  // reused across steps: clear() keeps capacity
+  int64_t n_logits_ = 0;
+};
+
+// The logits forward() returns: one row of n_vocab per entry that wanted
+// them, in entry order. Valid until the next forward().
+struct Logits {
+  const float* data = nullptr;
+  int64_t n_rows = 0;
+  int64_t n_vocab = 0;
+
+  const float* row(int64_t i) const { return data + i * n_vocab; }
+};
+
+}  // namespace ingot::model

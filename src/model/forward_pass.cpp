@@ -1,0 +1,258 @@
+#include "model/forward_pass.h"
+
+#include <algorithm>
+#include <cmath>
+
+#include "kernels/activation_pack.h"
+#include "kernels/dequantize.h"
+#include "kernels/half.h"
+#include "kernels/ops_activation.h"
+#include "kernels/ops_attention.h"
+#include "kernels/ops_norm.h"
+
+namespace ingot::model {
+namespace {
+
+template <typename T>
+void grow(std::vector<T>& buffer, int64_t size) {
+  if (int64_t(buffer.size()) < size) buffer.resize(size);
+}
+
+void add_in_place(float* x, const float* y, int64_t n) {
+  for (int64_t i = 0; i < n; ++i) x[i] += y[i];
+}
+
+void add_bias(float* rows, const std::vector<float>& bias, int64_t n_rows) {
+  if (bias.empty()) return;
+  const int64_t n = int64_t(bias.size());
+  for (int64_t r = 0; r < n_rows; ++r) add_in_place(rows + r * n, bias.data(), n);
+}
+
+}  // namespace
+
+void ForwardPass::PackedInput::reset(const float* x, int64_t n_tokens, int64_t cols) {
+  x_ = x;
+  n_tokens_ = n_tokens;
+  cols_ = cols;
+  used_ = 0;
+}
+
+const kernels::PackedActivations& ForwardPass::PackedInput::for_weight(
+    const kernels::WeightMatrix& w, ThreadPool& pool) {
+  const kernels::ElementType operand = kernels::dot_operand_type(w.type);
+  for (int i = 0; i < used_; ++i) {
+    if (operand_types_[i] == operand) return packs_[i];
+  }
+  const int slot = used_ < kSlots ? used_++ : 0;
+  operand_types_[slot] = operand;
+  packs_[slot].pack(x_, n_tokens_, cols_, w.type, pool);
+  return packs_[slot];
+}
+
+ForwardPass::ForwardPass(const ModelConfig& config, const ModelWeights& weights)
+    : config_(config),
+      weights_(weights),
+      rope_(config.rope),
+      attention_scale_(1.0f / std::sqrt(float(config.head_dim))) {}
+
+Result<Logits> ForwardPass::run(const Batch& batch, KvCache& cache, ThreadPool& pool) {
+  if (batch.empty()) return Logits{logits_.data(), 0, config_.n_vocab};
+  INGOT_RETURN_IF_ERROR(place(batch, cache));
+  const int64_t n_tokens = batch.size();
+  resize_buffers(n_tokens, batch.n_logits());
+  embed(batch);
+  compute_rope_angles(batch);
+  for (int64_t layer = 0; layer < config_.n_layers; ++layer) {
+    attention_block(layer, batch, cache, pool);
+    feed_forward_block(weights_.layers[layer], n_tokens, pool);
+  }
+  return output(batch, pool);
+}
+
+// Claims a cache cell for every entry, in order; on the first failure the
+// cells already claimed are given back.
+Status ForwardPass::place(const Batch& batch, KvCache& cache) {
+  const std::vector<BatchEntry>& entries = batch.entries();
+  grow(placements_, batch.size());
+  for (size_t i = 0; i < entries.size(); ++i) {
+    const BatchEntry& e = entries[i];
+    Status status;
+    if (e.token < 0 || e.token >= config_.n_vocab) {
+      status =
+          invalid_argument("token id " + std::to_string(e.token) + " is outside the vocabulary");
+    } else {
+      Result<KvCache::Cell> cell = cache.append(e.sequence, e.position);
+      if (cell.ok())
+        placements_[i].cell = *cell;
+      else
+        status = cell.status();
+    }
+    if (!status.ok()) {
+      for (size_t j = i; j-- > 0;) cache.truncate(entries[j].sequence, entries[j].position);
+      return status;
+    }
+  }
+  // Only now, with every sequence at its final length, are block lists stable.
+  for (size_t i = 0; i < entries.size(); ++i) {
+    placements_[i].blocks = &cache.blocks(entries[i].sequence);
+  }
+  return {};
+}
+
+void ForwardPass::resize_buffers(int64_t n_tokens, int64_t n_logits) {
+  const ModelConfig& c = config_;
+  grow(x_, n_tokens * c.n_embd);
+  grow(normed_, n_tokens * c.n_embd);
+  grow(q_, n_tokens * c.q_dim());
+  grow(k_, n_tokens * c.kv_dim());
+  grow(v_, n_tokens * c.kv_dim());
+  grow(attended_, n_tokens * c.q_dim());
+  grow(gate_, n_tokens * c.n_ff);
+  grow(up_, n_tokens * c.n_ff);
+  grow(rope_cos_, n_tokens * c.rope.n_rot / 2);
+  grow(rope_sin_, n_tokens * c.rope.n_rot / 2);
+  grow(final_, n_logits * c.n_embd);
+  grow(logits_, n_logits * c.n_vocab);
+}
+
+void ForwardPass::embed(const Batch& batch) {
+  const kernels::WeightMatrix& table = weights_.token_embedding;
+  const std::vector<BatchEntry>& entries = batch.entries();
+  for (size_t t = 0; t < entries.size(); ++t) {
+    const auto* row = static_cast<const uint8_t*>(table.data) + entries[t].token * table.row_stride;
+    kernels::dequantize_row(table.type, row, x_.data() + t * config_.n_embd, config_.n_embd);
+  }
+}
+
+void ForwardPass::compute_rope_angles(const Batch& batch) {
+  const int64_t n_pairs = config_.rope.n_rot / 2;
+  const std::vector<BatchEntry>& entries = batch.entries();
+  for (size_t t = 0; t < entries.size(); ++t) {
+    rope_.angles(entries[t].position, rope_cos_.data() + t * n_pairs,
+                 rope_sin_.data() + t * n_pairs);
+  }
+}
+
+void ForwardPass::attention_block(int64_t layer, const Batch& batch, KvCache& cache,
+                                  ThreadPool& pool) {
+  const LayerWeights& w = weights_.layers[layer];
+  const int64_t n_tokens = batch.size();
+  kernels::rms_norm(x_.data(), w.attn_norm.data(), normed_.data(), n_tokens, config_.n_embd,
+                    config_.rms_eps);
+  project_qkv(w, n_tokens, pool);
+  store_kv(layer, n_tokens, cache);
+  attend(layer, batch, cache, pool);
+  // The output projection reuses `normed_` for its result.
+  packed_attended_.reset(attended_.data(), n_tokens, config_.q_dim());
+  kernels::matmul(w.wo, packed_attended_.for_weight(w.wo, pool), normed_.data(), config_.n_embd,
+                  pool);
+  add_in_place(x_.data(), normed_.data(), n_tokens * config_.n_embd);
+}
+
+void ForwardPass::project_qkv(const LayerWeights& w, int64_t n_tokens, ThreadPool& pool) {
+  const ModelConfig& c = config_;
+  packed_normed_.reset(normed_.data(), n_tokens, c.n_embd);
+  kernels::matmul(w.wq, packed_normed_.for_weight(w.wq, pool), q_.data(), c.q_dim(), pool);
+  kernels::matmul(w.wk, packed_normed_.for_weight(w.wk, pool), k_.data(), c.kv_dim(), pool);
+  kernels::matmul(w.wv, packed_normed_.for_weight(w.wv, pool), v_.data(), c.kv_dim(), pool);
+  add_bias(q_.data(), w.bq, n_tokens);
+  add_bias(k_.data(), w.bk, n_tokens);
+  add_bias(v_.data(), w.bv, n_tokens);
+  if (!w.q_norm.empty()) {
+    kernels::rms_norm(q_.data(), w.q_norm.data(), q_.data(), n_tokens * c.n_heads, c.head_dim,
+                      c.rms_eps);
+    kernels::rms_norm(k_.data(), w.k_norm.data(), k_.data(), n_tokens * c.n_kv_heads, c.head_dim,
+                      c.rms_eps);
+  }
+  const int64_t n_pairs = c.rope.n_rot / 2;
+  for (int64_t t = 0; t < n_tokens; ++t) {
+    const float* cos = rope_cos_.data() + t * n_pairs;
+    const float* sin = rope_sin_.data() + t * n_pairs;
+    rope_.rotate(q_.data() + t * c.q_dim(), c.n_heads, c.head_dim, c.traits.rope_layout, cos, sin);
+    rope_.rotate(k_.data() + t * c.kv_dim(), c.n_kv_heads, c.head_dim, c.traits.rope_layout, cos,
+                 sin);
+  }
+}
+
+void ForwardPass::store_kv(int64_t layer, int64_t n_tokens, KvCache& cache) {
+  const int64_t head_dim = config_.head_dim;
+  for (int64_t t = 0; t < n_tokens; ++t) {
+    const KvCache::Cell cell = placements_[t].cell;
+    for (int64_t h = 0; h < config_.n_kv_heads; ++h) {
+      const float* k = k_.data() + t * config_.kv_dim() + h * head_dim;
+      const float* v = v_.data() + t * config_.kv_dim() + h * head_dim;
+      uint16_t* k_cell = cache.keys(layer, cell.block, h) + cell.offset * head_dim;
+      uint16_t* v_cell = cache.values(layer, cell.block, h) + cell.offset * head_dim;
+      for (int64_t d = 0; d < head_dim; ++d) {
+        k_cell[d] = kernels::f32_to_f16(k[d]);
+        v_cell[d] = kernels::f32_to_f16(v[d]);
+      }
+    }
+  }
+}
+
+// Each (entry, query head) attends to its sequence's positions up to its
+// own: the batch's keys are already in the cache, so a prompt's tokens see
+// each other causally and never another sequence's.
+void ForwardPass::attend(int64_t layer, const Batch& batch, const KvCache& cache,
+                         ThreadPool& pool) {
+  const ModelConfig& c = config_;
+  const int64_t n_tasks = batch.size() * c.n_heads;
+  const int64_t block_size = cache.block_size();
+  const int64_t grain = std::max<int64_t>(1, n_tasks / (8 * pool.size()));
+  pool.parallel_for(n_tasks, grain, [&](int64_t begin, int64_t end) {
+    for (int64_t task = begin; task < end; ++task) {
+      const int64_t t = task / c.n_heads, head = task % c.n_heads;
+      const int64_t kv_head = head / c.group_size();
+      const float* q = q_.data() + t * c.q_dim() + head * c.head_dim;
+      float* out = attended_.data() + t * c.q_dim() + head * c.head_dim;
+      const int64_t n_positions = batch.entries()[t].position + 1;
+      const std::vector<int32_t>& blocks = *placements_[t].blocks;
+      kernels::AttentionState state;
+      kernels::attention_begin(state, out, c.head_dim);
+      for (int64_t start = 0, b = 0; start < n_positions; start += block_size, ++b) {
+        const int64_t count = std::min(block_size, n_positions - start);
+        kernels::attention_accumulate(q, cache.keys(layer, blocks[b], kv_head),
+                                      cache.values(layer, blocks[b], kv_head), count, c.head_dim,
+                                      attention_scale_, state, out);
+      }
+      kernels::attention_end(state, out, c.head_dim);
+    }
+  });
+}
+
+void ForwardPass::feed_forward_block(const LayerWeights& w, int64_t n_tokens, ThreadPool& pool) {
+  const ModelConfig& c = config_;
+  kernels::rms_norm(x_.data(), w.ffn_norm.data(), normed_.data(), n_tokens, c.n_embd, c.rms_eps);
+  packed_normed_.reset(normed_.data(), n_tokens, c.n_embd);
+  kernels::matmul(w.gate, packed_normed_.for_weight(w.gate, pool), gate_.data(), c.n_ff, pool);
+  kernels::matmul(w.up, packed_normed_.for_weight(w.up, pool), up_.data(), c.n_ff, pool);
+  const int64_t n = n_tokens * c.n_ff;
+  pool.parallel_for(n, 4096, [&](int64_t begin, int64_t end) {
+    kernels::swiglu(gate_.data() + begin, up_.data() + begin, gate_.data() + begin, end - begin);
+  });
+  packed_hidden_.reset(gate_.data(), n_tokens, c.n_ff);
+  kernels::matmul(w.down, packed_hidden_.for_weight(w.down, pool), normed_.data(), c.n_embd, pool);
+  add_in_place(x_.data(), normed_.data(), n_tokens * c.n_embd);
+}
+
+Logits ForwardPass::output(const Batch& batch, ThreadPool& pool) {
+  const int64_t n_embd = config_.n_embd;
+  int64_t n_rows = 0;
+  const std::vector<BatchEntry>& entries = batch.entries();
+  for (size_t t = 0; t < entries.size(); ++t) {
+    if (!entries[t].wants_logits) continue;
+    std::copy_n(x_.data() + t * n_embd, n_embd, final_.data() + n_rows * n_embd);
+    ++n_rows;
+  }
+  kernels::rms_norm(final_.data(), weights_.output_norm.data(), final_.data(), n_rows, n_embd,
+                    config_.rms_eps);
+  if (n_rows > 0) {
+    packed_final_.reset(final_.data(), n_rows, n_embd);
+    kernels::matmul(weights_.output, packed_final_.for_weight(weights_.output, pool),
+                    logits_.data(), config_.n_vocab, pool);
+  }
+  return Logits{logits_.data(), n_rows, config_.n_vocab};
+}
+
+}  // namespace ingot::model

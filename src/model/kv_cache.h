@@ -1,0 +1,92 @@
+#pragma once
+// The keys and values of every sequence's past positions, in F16.
+//
+// Cells are handed out in fixed-size blocks: a sequence owns a list of
+// blocks, and position p of that sequence lives in cell p % block_size of
+// its block p / block_size. Sequences of any lengths share one pool without
+// fragmenting it; dropping a sequence returns its blocks, and truncating it
+// returns the blocks past the new end (continuous batching and prefix reuse
+// need both). Within a block, each KV head's keys are one contiguous
+// [block_size][head_dim] tile, so attention reads runs of positions.
+
+#include <cstdint>
+#include <unordered_map>
+#include <vector>
+
+#include "util/status.h"
+
+namespace ingot::model {
+
+using SequenceId = int32_t;
+
+class KvCache {
+ public:
+  static constexpr int64_t kDefaultBlockSize = 32;
+
+  // Room for `n_cells` positions in all (rounded up to whole blocks).
+  KvCache(int64_t n_layers, int64_t n_kv_heads, int64_t head_dim, int64_t n_cells,
+          int64_t block_size = kDefaultBlockSize);
+
+  int64_t block_size() const { return block_size_; }
+  int64_t head_dim() const { return head_dim_; }
+  int64_t capacity() const { return n_blocks_ * block_size_; }
+  // Cells not owned by any sequence.
+  int64_t free_cells() const { return int64_t(free_blocks_.size()) * block_size_; }
+
+  // Positions stored for `sequence`: 0 for a sequence never seen or dropped.
+  int64_t sequence_length(SequenceId sequence) const;
+  // Every position of `sequence` from `length` on is forgotten.
+  void truncate(SequenceId sequence, int64_t length);
+  // Forgets the sequence and frees all its cells.
+  void drop(SequenceId sequence);
+  void clear();
+
+  // Where the next position of `sequence` goes: must be `position`, the
+  // sequence's current length. Fails when positions would skip or repeat, or
+  // when no cell is free.
+  struct Cell {
+    int32_t block;
+    int32_t offset;  // within the block
+  };
+  Result<Cell> append(SequenceId sequence, int64_t position);
+
+  // The blocks of a sequence, in position order; valid until it next grows,
+  // shrinks or is dropped.
+  const std::vector<int32_t>& blocks(SequenceId sequence) const;
+
+  // The [block_size][head_dim] tile of keys (values) of one head in one block.
+  uint16_t* keys(int64_t layer, int32_t block, int64_t head) {
+    return keys_.data() + tile_offset(layer, block, head);
+  }
+  uint16_t* values(int64_t layer, int32_t block, int64_t head) {
+    return values_.data() + tile_offset(layer, block, head);
+  }
+  const uint16_t* keys(int64_t layer, int32_t block, int64_t head) const {
+    return keys_.data() + tile_offset(layer, block, head);
+  }
+  const uint16_t* values(int64_t layer, int32_t block, int64_t head) const {
+    return values_.data() + tile_offset(layer, block, head);
+  }
+
+ private:
+  struct Sequence {
+    std::vector<int32_t> blocks;
+    int64_t length = 0;
+  };
+
+  size_t tile_offset(int64_t layer, int32_t block, int64_t head) const {
+    return size_t(((layer * n_blocks_ + block) * n_kv_heads_ + head) * block_size_ * head_dim_);
+  }
+
+  int64_t n_layers_;
+  int64_t n_kv_heads_;
+  int64_t head_dim_;
+  int64_t block_size_;
+  int64_t n_blocks_;
+  std::vector<uint16_t> keys_;    // [layer][block][head][cell][dim]
+  std::vector<uint16_t> values_;  // the same layout
+  std::vector<int32_t> free_blocks_;
+  std::unordered_map<SequenceId, Sequence> sequences_;
+};
+
+}  // namespace ingot::model

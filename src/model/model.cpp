@@ -1,0 +1,33 @@
+#include "model/model.h"
+
+#include <utility>
+
+namespace ingot::model {
+
+Result<std::unique_ptr<Model>> Model::load(const std::string& path) {
+  auto file = gguf::GgufFile::open(path);
+  if (!file.ok()) return std::move(file.error().add_context("loading " + path));
+  auto model = from_file(std::move(file).value());
+  if (!model.ok()) return std::move(model.error().add_context("loading " + path));
+  return model;
+}
+
+Result<std::unique_ptr<Model>> Model::from_file(gguf::GgufFile file) {
+  INGOT_ASSIGN_OR_RETURN(ModelConfig config, ModelConfig::from_gguf(file));
+  INGOT_ASSIGN_OR_RETURN(ModelWeights weights, ModelWeights::bind(file, config));
+  return std::unique_ptr<Model>(new Model(std::move(file), std::move(config), std::move(weights)));
+}
+
+// The GgufFile moves its mapping, not the bytes: weights bound to the map
+// before the move stay valid after it.
+Model::Model(gguf::GgufFile file, ModelConfig config, ModelWeights weights)
+    : file_(std::move(file)),
+      config_(std::move(config)),
+      weights_(std::move(weights)),
+      forward_pass_(config_, weights_) {}
+
+KvCache Model::make_cache(int64_t n_cells) const {
+  return KvCache(config_.n_layers, config_.n_kv_heads, config_.head_dim, n_cells);
+}
+
+}  // namespace ingot::model

@@ -1,0 +1,50 @@
+#pragma once
+// A loaded model: the mapped GGUF file, its configuration, its weights
+// bound in place, and the forward pass. One engine thread owns it and calls
+// forward(); the thread pool splits each matmul's rows.
+
+#include <memory>
+#include <string>
+
+#include "gguf/reader.h"
+#include "model/batch.h"
+#include "model/forward_pass.h"
+#include "model/kv_cache.h"
+#include "model/model_config.h"
+#include "model/weights.h"
+#include "util/status.h"
+#include "util/thread_pool.h"
+
+namespace ingot::model {
+
+class Model {
+ public:
+  static Result<std::unique_ptr<Model>> load(const std::string& path);
+  static Result<std::unique_ptr<Model>> from_file(gguf::GgufFile file);
+
+  Model(const Model&) = delete;
+  Model& operator=(const Model&) = delete;
+
+  const ModelConfig& config() const { return config_; }
+  const ModelWeights& weights() const { return weights_; }
+  // The file, for the tokenizer and chat template in its metadata.
+  const gguf::GgufFile& file() const { return file_; }
+
+  // A cache for `n_cells` positions over all sequences together.
+  KvCache make_cache(int64_t n_cells) const;
+
+  // Runs the batch; see ForwardPass::run.
+  Result<Logits> forward(const Batch& batch, KvCache& cache, ThreadPool& pool) {
+    return forward_pass_.run(batch, cache, pool);
+  }
+
+ private:
+  Model(gguf::GgufFile file, ModelConfig config, ModelWeights weights);
+
+  gguf::GgufFile file_;
+  ModelConfig config_;
+  ModelWeights weights_;
+  ForwardPass forward_pass_;
+};
+
+}  // namespace ingot::model

@@ -1,0 +1,100 @@
+#include "model/model_config.h"
+
+#include <string_view>
+
+namespace ingot::model {
+namespace {
+
+Result<int64_t> required_count(const gguf::Metadata& metadata, std::string_view suffix) {
+  const std::string key = metadata.arch_key(suffix);
+  if (!metadata.has(key)) return invalid_format("missing metadata key " + key);
+  INGOT_ASSIGN_OR_RETURN(int64_t value, metadata.get<int64_t>(key));
+  if (value <= 0) return invalid_format(key + " must be positive");
+  return value;
+}
+
+int64_t optional_count(const gguf::Metadata& metadata, std::string_view suffix, int64_t fallback) {
+  return metadata.get_or<int64_t>(metadata.arch_key(suffix), fallback);
+}
+
+float optional_float(const gguf::Metadata& metadata, std::string_view suffix, float fallback) {
+  return metadata.get_or<float>(metadata.arch_key(suffix), fallback);
+}
+
+Status read_rope(const gguf::Metadata& metadata, ModelConfig& config) {
+  kernels::RopeParams& rope = config.rope;
+  rope.n_rot = int(optional_count(metadata, "rope.dimension_count", config.head_dim));
+  if (rope.n_rot <= 0 || rope.n_rot % 2 != 0 || rope.n_rot > config.head_dim) {
+    return invalid_format("rope.dimension_count must be even and at most the head size");
+  }
+  rope.freq_base = optional_float(metadata, "rope.freq_base", 10000.0f);
+  // Older files give a linear factor as rope.scale_linear; newer ones a
+  // type and a factor.
+  const std::string type =
+      metadata.get_or<std::string>(metadata.arch_key("rope.scaling.type"), "none");
+  float factor = optional_float(metadata, "rope.scaling.factor", 0.0f);
+  if (factor == 0.0f) factor = optional_float(metadata, "rope.scale_linear", 1.0f);
+  if (type == "none" || factor <= 1.0f) return {};
+  if (type == "linear") {
+    rope.freq_scale = 1.0f / factor;
+    return {};
+  }
+  if (type == "yarn") {
+    rope.freq_scale = 1.0f / factor;
+    rope.ext_factor = 1.0f;
+    rope.attn_factor = optional_float(metadata, "rope.scaling.attn_factor", 1.0f);
+    rope.beta_fast = optional_float(metadata, "rope.scaling.yarn_beta_fast", 32.0f);
+    rope.beta_slow = optional_float(metadata, "rope.scaling.yarn_beta_slow", 1.0f);
+    rope.original_context = int(
+        optional_count(metadata, "rope.scaling.original_context_length", config.context_length));
+    return {};
+  }
+  return unsupported("rope scaling type '" + type + "'");
+}
+
+Status check_shapes(const ModelConfig& config) {
+  if (config.n_heads % config.n_kv_heads != 0) {
+    return invalid_format("attention.head_count must be a multiple of head_count_kv");
+  }
+  if (config.rms_eps <= 0.0f) return invalid_format("layer_norm_rms_epsilon must be positive");
+  return {};
+}
+
+}  // namespace
+
+Result<ModelConfig> ModelConfig::from_gguf(const gguf::GgufFile& file) {
+  const gguf::Metadata& metadata = file.metadata();
+  const std::string_view architecture = metadata.architecture();
+  std::optional<ArchitectureTraits> traits = find_architecture(architecture);
+  if (!traits) return unsupported("architecture '" + std::string(architecture) + "'");
+
+  ModelConfig config;
+  config.traits = *traits;
+  config.name = metadata.get_or<std::string>("general.name", std::string(architecture));
+  INGOT_ASSIGN_OR_RETURN(config.n_embd, required_count(metadata, "embedding_length"));
+  INGOT_ASSIGN_OR_RETURN(config.n_layers, required_count(metadata, "block_count"));
+  INGOT_ASSIGN_OR_RETURN(config.n_ff, required_count(metadata, "feed_forward_length"));
+  INGOT_ASSIGN_OR_RETURN(config.n_heads, required_count(metadata, "attention.head_count"));
+  config.n_kv_heads = optional_count(metadata, "attention.head_count_kv", config.n_heads);
+  config.head_dim =
+      optional_count(metadata, "attention.key_length", config.n_embd / config.n_heads);
+  if (optional_count(metadata, "attention.value_length", config.head_dim) != config.head_dim) {
+    return unsupported("value heads of a different size than key heads");
+  }
+  if (config.n_kv_heads <= 0 || config.head_dim <= 0) {
+    return invalid_format("head_count_kv and key_length must be positive");
+  }
+  config.context_length = optional_count(metadata, "context_length", 2048);
+  config.rms_eps = optional_float(metadata, "attention.layer_norm_rms_epsilon", 1e-5f);
+  INGOT_RETURN_IF_ERROR(check_shapes(config));
+  INGOT_RETURN_IF_ERROR(read_rope(metadata, config));
+
+  const gguf::TensorInfo* embedding = file.find_tensor("token_embd.weight");
+  if (embedding == nullptr || embedding->dims.size() != 2) {
+    return invalid_format("missing or malformed tensor token_embd.weight");
+  }
+  config.n_vocab = embedding->dims[1];
+  return config;
+}
+
+}  // namespace ingot::model

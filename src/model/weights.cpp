@@ -1,0 +1,112 @@
+#include "model/weights.h"
+
+#include <string>
+
+#include "kernels/dequantize.h"
+
+namespace ingot::model {
+namespace {
+
+using kernels::WeightMatrix;
+
+std::string layer_tensor(int64_t layer, std::string_view suffix) {
+  return "blk." + std::to_string(layer) + "." + std::string(suffix);
+}
+
+std::string shape_text(const std::vector<int64_t>& dims) {
+  std::string text = "[";
+  for (size_t i = 0; i < dims.size(); ++i) text += (i ? ", " : "") + std::to_string(dims[i]);
+  return text + "]";
+}
+
+Result<const gguf::TensorInfo*> find_with_shape(const gguf::GgufFile& file, const std::string& name,
+                                                const std::vector<int64_t>& dims) {
+  const gguf::TensorInfo* tensor = file.find_tensor(name);
+  if (tensor == nullptr) return invalid_format("missing tensor " + name);
+  if (tensor->dims != dims) {
+    return invalid_format("tensor " + name + " has shape " + shape_text(tensor->dims) +
+                          ", expected " + shape_text(dims));
+  }
+  if (!kernels::element_type_info(tensor->type).supported) {
+    return unsupported("tensor " + name + " has element type " +
+                       std::string(kernels::element_type_name(tensor->type)));
+  }
+  return tensor;
+}
+
+// A [rows][cols] matrix; GGUF lists the dimensions innermost first.
+Result<WeightMatrix> bind_matrix(const gguf::GgufFile& file, const std::string& name, int64_t rows,
+                                 int64_t cols) {
+  INGOT_ASSIGN_OR_RETURN(const gguf::TensorInfo* tensor, find_with_shape(file, name, {cols, rows}));
+  const std::optional<size_t> row_bytes = kernels::row_bytes(tensor->type, cols);
+  if (!row_bytes) return invalid_format("tensor " + name + " rows are not whole blocks");
+  return WeightMatrix{tensor->type, tensor->data, rows, cols, *row_bytes};
+}
+
+Result<std::vector<float>> read_vector(const gguf::GgufFile& file, const std::string& name,
+                                       int64_t n) {
+  INGOT_ASSIGN_OR_RETURN(const gguf::TensorInfo* tensor, find_with_shape(file, name, {n}));
+  std::vector<float> values(n);
+  kernels::dequantize_row(tensor->type, tensor->data, values.data(), n);
+  return values;
+}
+
+Result<LayerWeights> bind_layer(const gguf::GgufFile& file, const ModelConfig& c, int64_t i) {
+  LayerWeights layer;
+  auto matrix = [&](std::string_view suffix, int64_t rows, int64_t cols) {
+    return bind_matrix(file, layer_tensor(i, suffix), rows, cols);
+  };
+  auto vector = [&](std::string_view suffix, int64_t n) {
+    return read_vector(file, layer_tensor(i, suffix), n);
+  };
+  INGOT_ASSIGN_OR_RETURN(layer.attn_norm, vector("attn_norm.weight", c.n_embd));
+  INGOT_ASSIGN_OR_RETURN(layer.wq, matrix("attn_q.weight", c.q_dim(), c.n_embd));
+  INGOT_ASSIGN_OR_RETURN(layer.wk, matrix("attn_k.weight", c.kv_dim(), c.n_embd));
+  INGOT_ASSIGN_OR_RETURN(layer.wv, matrix("attn_v.weight", c.kv_dim(), c.n_embd));
+  INGOT_ASSIGN_OR_RETURN(layer.wo, matrix("attn_output.weight", c.n_embd, c.q_dim()));
+  if (c.traits.qkv_bias) {
+    INGOT_ASSIGN_OR_RETURN(layer.bq, vector("attn_q.bias", c.q_dim()));
+    INGOT_ASSIGN_OR_RETURN(layer.bk, vector("attn_k.bias", c.kv_dim()));
+    INGOT_ASSIGN_OR_RETURN(layer.bv, vector("attn_v.bias", c.kv_dim()));
+  }
+  if (c.traits.qk_norm) {
+    INGOT_ASSIGN_OR_RETURN(layer.q_norm, vector("attn_q_norm.weight", c.head_dim));
+    INGOT_ASSIGN_OR_RETURN(layer.k_norm, vector("attn_k_norm.weight", c.head_dim));
+  }
+  INGOT_ASSIGN_OR_RETURN(layer.ffn_norm, vector("ffn_norm.weight", c.n_embd));
+  INGOT_ASSIGN_OR_RETURN(layer.gate, matrix("ffn_gate.weight", c.n_ff, c.n_embd));
+  INGOT_ASSIGN_OR_RETURN(layer.up, matrix("ffn_up.weight", c.n_ff, c.n_embd));
+  INGOT_ASSIGN_OR_RETURN(layer.down, matrix("ffn_down.weight", c.n_embd, c.n_ff));
+  return layer;
+}
+
+}  // namespace
+
+Result<ModelWeights> ModelWeights::bind(const gguf::GgufFile& file, ModelConfig& config) {
+  ModelWeights weights;
+  INGOT_ASSIGN_OR_RETURN(weights.token_embedding,
+                         bind_matrix(file, "token_embd.weight", config.n_vocab, config.n_embd));
+  for (int64_t i = 0; i < config.n_layers; ++i) {
+    auto layer = bind_layer(file, config, i);
+    if (!layer.ok())
+      return std::move(layer.error().add_context("binding layer " + std::to_string(i)));
+    weights.layers.push_back(std::move(layer).value());
+  }
+  INGOT_ASSIGN_OR_RETURN(weights.output_norm,
+                         read_vector(file, "output_norm.weight", config.n_embd));
+  // Models that tie their output projection to the embedding store no output.weight.
+  weights.tied_output = file.find_tensor("output.weight") == nullptr;
+  if (weights.tied_output) {
+    weights.output = weights.token_embedding;
+  } else {
+    INGOT_ASSIGN_OR_RETURN(weights.output,
+                           bind_matrix(file, "output.weight", config.n_vocab, config.n_embd));
+  }
+  if (file.find_tensor("rope_freqs.weight") != nullptr) {
+    INGOT_ASSIGN_OR_RETURN(config.rope.freq_factors,
+                           read_vector(file, "rope_freqs.weight", config.rope.n_rot / 2));
+  }
+  return weights;
+}
+
+}  // namespace ingot::model

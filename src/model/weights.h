@@ -1,0 +1,36 @@
+#pragma once
+// A model's tensors bound to the mapped GGUF file. Matrices stay in the
+// map, in the file's element type; the small vectors (norm weights, biases,
+// RoPE frequency factors) are read once into F32.
+
+#include <vector>
+
+#include "gguf/reader.h"
+#include "kernels/matmul.h"
+#include "model/model_config.h"
+#include "util/status.h"
+
+namespace ingot::model {
+
+struct LayerWeights {
+  std::vector<float> attn_norm;  // n_embd
+  kernels::WeightMatrix wq, wk, wv, wo;
+  std::vector<float> bq, bk, bv;      // qwen2 only, else empty
+  std::vector<float> q_norm, k_norm;  // qwen3 only (head_dim each), else empty
+  std::vector<float> ffn_norm;        // n_embd
+  kernels::WeightMatrix gate, up, down;
+};
+
+struct ModelWeights {
+  kernels::WeightMatrix token_embedding;  // n_vocab rows of n_embd
+  std::vector<LayerWeights> layers;
+  std::vector<float> output_norm;
+  kernels::WeightMatrix output;  // token_embedding itself when tied
+  bool tied_output = false;
+
+  // Binds every tensor the architecture needs, checking its shape. Fills
+  // config.rope.freq_factors when the file has rope_freqs.weight.
+  static Result<ModelWeights> bind(const gguf::GgufFile& file, ModelConfig& config);
+};
+
+}  // namespace ingot::model

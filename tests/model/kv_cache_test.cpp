@@ -1,0 +1,67 @@
+// The KV cache's bookkeeping: positions append in order, blocks come and go
+// with sequences, truncation and dropping give cells back.
+
+#include "model/kv_cache.h"
+
+#include <gtest/gtest.h>
+
+namespace ingot::model {
+namespace {
+
+TEST(KvCache, AppendsPositionsInOrderAcrossBlocks) {
+  KvCache cache(/*n_layers=*/1, /*n_kv_heads=*/2, /*head_dim=*/4, /*n_cells=*/64, /*block_size=*/4);
+  EXPECT_EQ(cache.capacity(), 64);
+  for (int64_t p = 0; p < 9; ++p) {
+    Result<KvCache::Cell> cell = cache.append(7, p);
+    ASSERT_TRUE(cell.ok()) << cell.error().describe();
+    EXPECT_EQ(cell->offset, p % 4);
+  }
+  EXPECT_EQ(cache.sequence_length(7), 9);
+  EXPECT_EQ(cache.blocks(7).size(), 3u);
+  EXPECT_EQ(cache.free_cells(), 64 - 12);
+}
+
+TEST(KvCache, RefusesPositionsThatSkipOrRepeat) {
+  KvCache cache(1, 1, 4, 16, 4);
+  EXPECT_FALSE(cache.append(1, 1).ok());
+  EXPECT_EQ(cache.sequence_length(1), 0);
+  ASSERT_TRUE(cache.append(1, 0).ok());
+  EXPECT_FALSE(cache.append(1, 0).ok());
+  EXPECT_FALSE(cache.append(1, 2).ok());
+  EXPECT_EQ(cache.sequence_length(1), 1);
+}
+
+TEST(KvCache, TruncateAndDropReturnBlocks) {
+  KvCache cache(1, 1, 4, 32, 4);
+  for (int64_t p = 0; p < 10; ++p) ASSERT_TRUE(cache.append(3, p).ok());
+  cache.truncate(3, 5);
+  EXPECT_EQ(cache.sequence_length(3), 5);
+  EXPECT_EQ(cache.blocks(3).size(), 2u);
+  EXPECT_EQ(cache.free_cells(), 32 - 8);
+  ASSERT_TRUE(cache.append(3, 5).ok());  // continues where it was cut
+  cache.drop(3);
+  EXPECT_EQ(cache.sequence_length(3), 0);
+  EXPECT_EQ(cache.free_cells(), 32);
+}
+
+TEST(KvCache, SequencesShareThePoolUntilItIsFull) {
+  KvCache cache(1, 1, 4, 8, 4);
+  ASSERT_TRUE(cache.append(1, 0).ok());
+  ASSERT_TRUE(cache.append(2, 0).ok());
+  EXPECT_NE(cache.blocks(1)[0], cache.blocks(2)[0]);
+  Result<KvCache::Cell> full = cache.append(3, 0);
+  ASSERT_FALSE(full.ok());
+  EXPECT_EQ(full.error().kind(), ErrorKind::kResourceExhausted);
+  cache.drop(1);
+  EXPECT_TRUE(cache.append(3, 0).ok());
+}
+
+TEST(KvCache, TilesOfDifferentLayersBlocksAndHeadsDoNotOverlap) {
+  KvCache cache(2, 2, 4, 8, 4);
+  EXPECT_EQ(cache.keys(0, 0, 1) - cache.keys(0, 0, 0), 16);
+  EXPECT_EQ(cache.keys(0, 1, 0) - cache.keys(0, 0, 0), 32);
+  EXPECT_EQ(cache.keys(1, 0, 0) - cache.keys(0, 0, 0), 64);
+}
+
+}  // namespace
+}  // namespace ingot::model

@@ -1,0 +1,80 @@
+// ModelConfig from the shared models' metadata: each architecture's
+// hyperparameters and switches.
+
+#include "model/model_config.h"
+
+#include <gtest/gtest.h>
+
+#include "model/model.h"
+#include "support/shared_data.h"
+
+namespace ingot::model {
+namespace {
+
+ModelConfig config_of(const std::string& name) {
+  auto file = gguf::GgufFile::open(ingot::testing::shared_path("models/" + name).string());
+  EXPECT_TRUE(file.ok()) << file.error().describe();
+  auto config = ModelConfig::from_gguf(*file);
+  EXPECT_TRUE(config.ok()) << config.error().describe();
+  return *config;
+}
+
+TEST(ModelConfig, ReadsStories260K) {
+  INGOT_REQUIRE_SHARED();
+  ModelConfig c = config_of("stories260K.gguf");
+  EXPECT_EQ(c.traits.architecture, Architecture::kLlama);
+  EXPECT_EQ(c.n_vocab, 512);
+  EXPECT_EQ(c.n_embd, 64);
+  EXPECT_EQ(c.n_layers, 5);
+  EXPECT_EQ(c.n_heads, 8);
+  EXPECT_EQ(c.n_kv_heads, 4);
+  EXPECT_EQ(c.head_dim, 8);
+  EXPECT_EQ(c.rope.n_rot, 8);
+  EXPECT_FLOAT_EQ(c.rope.freq_base, 10000.0f);
+}
+
+TEST(ModelConfig, Qwen3HeadsAreIndependentOfTheHiddenSize) {
+  INGOT_REQUIRE_SHARED();
+  ModelConfig c = config_of("tiny-qwen3-f16.gguf");
+  EXPECT_EQ(c.traits.architecture, Architecture::kQwen3);
+  EXPECT_TRUE(c.traits.qk_norm);
+  EXPECT_EQ(c.traits.rope_layout, kernels::RopeLayout::kHalves);
+  EXPECT_EQ(c.n_embd, 32);
+  EXPECT_EQ(c.q_dim(), 64);
+  EXPECT_EQ(c.head_dim, 16);
+  EXPECT_FLOAT_EQ(c.rope.freq_base, 1000000.0f);
+}
+
+TEST(ModelConfig, Qwen2HasQkvBias) {
+  INGOT_REQUIRE_SHARED();
+  ModelConfig c = config_of("tiny-qwen2-f16.gguf");
+  EXPECT_TRUE(c.traits.qkv_bias);
+  EXPECT_EQ(c.n_vocab, 151669);
+}
+
+TEST(ModelWeights, BindsTiedAndUntiedOutputs) {
+  INGOT_REQUIRE_SHARED();
+  auto model = Model::load(ingot::testing::shared_path("models/small-llama-q4_k_m.gguf").string());
+  ASSERT_TRUE(model.ok()) << model.error().describe();
+  EXPECT_FALSE((*model)->weights().tied_output);
+  EXPECT_EQ((*model)->weights().output.type, kernels::ElementType::kQ6_K);
+  EXPECT_EQ((*model)->weights().layers.size(), 2u);
+}
+
+TEST(Model, RejectsOutOfVocabularyTokensAndLeavesTheCacheAsItWas) {
+  INGOT_REQUIRE_SHARED();
+  auto model = Model::load(ingot::testing::shared_path("models/stories260K.gguf").string());
+  ASSERT_TRUE(model.ok());
+  ThreadPool pool(1);
+  KvCache cache = (*model)->make_cache(64);
+  Batch batch;
+  batch.add(1, 0, 0, false);
+  batch.add(100000, 1, 0, true);
+  Result<Logits> logits = (*model)->forward(batch, cache, pool);
+  EXPECT_FALSE(logits.ok());
+  EXPECT_EQ(cache.sequence_length(0), 0);
+  EXPECT_EQ(cache.free_cells(), cache.capacity());
+}
+
+}  // namespace
+}  // namespace ingot::model
