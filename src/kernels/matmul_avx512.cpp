@@ -16,6 +16,10 @@ TileKernel avx512_tile_kernel(ElementType type) {
       return q5_0_tile_avx512;
     case ElementType::kQ8_0:
       return q8_0_tile_avx512;
+    case ElementType::kQ4_K:
+      return q4_k_tile_avx512;
+    case ElementType::kQ6_K:
+      return q6_k_tile_avx512;
     default:
       return nullptr;
   }

@@ -29,6 +29,15 @@ TEST(Dispatch, EveryPathHasAKernelForEveryType) {
   }
 }
 
+// The priority types have their own kernels on the SIMD paths (a missing
+// entry would silently fall back and still pass the accuracy tests).
+TEST(Dispatch, SimdPathsCoverThePriorityTypes) {
+  for (ElementType type : {ElementType::kQ4_0, ElementType::kQ8_0, ElementType::kF16,
+                           ElementType::kQ4_K, ElementType::kQ6_K}) {
+    EXPECT_NE(avx512_tile_kernel(type), nullptr) << element_type_name(type);
+  }
+}
+
 // Kernels read packed activations written by whichever path is active, so
 // every path's packer must write the scalar reference's exact bytes.
 TEST(Dispatch, EveryPackerMatchesTheScalarBytes) {

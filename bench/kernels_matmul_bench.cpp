@@ -1,0 +1,88 @@
+// Matmul kernel speed per weight type and path. Matvec (one token, decode)
+// is reported as weight bytes streamed per second; batched (prefill) as
+// multiply-adds per second. Shapes are a 1B model's 2048 x 8192 FFN matrix.
+//
+//   build/release/bench/ingot_kernel_benchmarks --benchmark_filter=q4_0
+#include <benchmark/benchmark.h>
+
+#include <random>
+#include <string>
+#include <vector>
+
+#include "kernels/dispatch.h"
+#include "kernels/matmul.h"
+#include "kernels/quantize.h"
+
+namespace ingot::kernels {
+namespace {
+
+constexpr int64_t kRows = 2048;
+constexpr int64_t kCols = 8192;
+
+struct Fixture {
+  std::vector<uint8_t> weights;
+  WeightMatrix w;
+  std::vector<float> input;
+
+  Fixture(ElementType type, int64_t tokens) {
+    std::mt19937 rng(1);
+    std::normal_distribution<float> normal(0.0f, 1.0f);
+    const size_t row_size = *row_bytes(type, kCols);
+    weights.resize(row_size * kRows);
+    std::vector<float> row(kCols);
+    for (int64_t r = 0; r < kRows; ++r) {
+      for (auto& v : row) v = normal(rng);
+      quantize_row(type, row.data(), weights.data() + r * row_size, kCols);
+    }
+    w = WeightMatrix{type, weights.data(), kRows, kCols, row_size};
+    input.resize(tokens * kCols);
+    for (auto& v : input) v = normal(rng);
+  }
+};
+
+void run(benchmark::State& state, ElementType type, Isa isa) {
+  if (!isa_available(isa)) {
+    state.SkipWithError("path not available on this CPU");
+    return;
+  }
+  const int64_t tokens = state.range(0);
+  const int threads = static_cast<int>(state.range(1));
+  set_isa_override(isa);
+  Fixture f(type, tokens);
+  ThreadPool pool(threads);
+  PackedActivations x;
+  x.pack(f.input.data(), tokens, kCols, type, pool);
+  std::vector<float> y(tokens * kRows);
+  for (auto _ : state) {
+    matmul(f.w, x, y.data(), kRows, pool);
+    benchmark::DoNotOptimize(y.data());
+  }
+  set_isa_override(std::nullopt);
+  const double iterations = static_cast<double>(state.iterations());
+  state.counters["GB/s"] = benchmark::Counter(
+      static_cast<double>(f.weights.size()) * iterations / 1e9, benchmark::Counter::kIsRate);
+  state.counters["GMAC/s"] = benchmark::Counter(
+      static_cast<double>(kRows * kCols * tokens) * iterations / 1e9, benchmark::Counter::kIsRate);
+}
+
+void register_all() {
+  const ElementType types[] = {ElementType::kQ4_0, ElementType::kQ8_0, ElementType::kF16,
+                               ElementType::kQ4_K, ElementType::kQ6_K, ElementType::kQ5_0,
+                               ElementType::kQ4_1, ElementType::kQ5_K, ElementType::kQ3_K,
+                               ElementType::kQ2_K};
+  for (ElementType type : types) {
+    for (Isa isa : {Isa::kAvx512, Isa::kAvx2, Isa::kScalar}) {
+      const std::string name =
+          std::string(element_type_name(type)) + "/" + std::string(isa_name(isa));
+      auto* b = benchmark::RegisterBenchmark(
+          name.c_str(), [type, isa](benchmark::State& s) { run(s, type, isa); });
+      b->ArgNames({"tokens", "threads"})->Args({1, 1})->Args({1, 2})->Args({64, 2})->UseRealTime();
+      b->Unit(benchmark::kMicrosecond);
+    }
+  }
+}
+
+const int registered = (register_all(), 0);
+
+}  // namespace
+}  // namespace ingot::kernels

@@ -1,0 +1,195 @@
+// AVX-512 kernels for Q4_K and Q6_K weights against Q8_K activations.
+// Quants are widened to unsigned bytes, multiplied with the activation
+// bytes by vpmaddubsw into 16-bit pairs (no overflow: 2 * 63 * 127 fits),
+// and vpdpwssd multiplies those pairs by each sub-block's scale while
+// summing into 32-bit lanes. The integer sum of a super-block is scaled
+// once by d_w * d_x; Q4_K's min term and Q6_K's -32 offset come from the
+// activation block sums (bsums), as in the scalar reference.
+// GCC 12 flags the deliberately undefined lanes inside its own AVX-512
+// intrinsics as uninitialized.
+#pragma GCC diagnostic ignored "-Wmaybe-uninitialized"
+#pragma GCC diagnostic ignored "-Wuninitialized"
+#include <immintrin.h>
+
+#include <cstring>
+
+#include "kernels/block_formats.h"
+#include "kernels/f16_table.h"
+#include "kernels/matmul_kernels_avx512.h"
+#include "kernels/tile_loop.h"
+
+namespace ingot::kernels {
+namespace {
+
+uint32_t load_u32(const uint8_t* p) {
+  uint32_t v;
+  std::memcpy(&v, p, 4);
+  return v;
+}
+
+// Each of the 16-bit lanes k*16 .. k*16+15 gets word `first + k` of v.
+inline __m512i spread_words(__m512i v, int first, int per_group) {
+  alignas(64) int16_t idx[32];
+  for (int i = 0; i < 32; ++i) idx[i] = static_cast<int16_t>(first + i / per_group);
+  return _mm512_permutexvar_epi16(_mm512_load_si512(idx), v);
+}
+
+template <class Block>
+const Block* weight_row(const WeightMatrix& w, int64_t r) {
+  return reinterpret_cast<const Block*>(static_cast<const uint8_t*>(w.data) + r * w.row_stride);
+}
+
+struct Q4KKernel {
+  static constexpr int kRows = 4;
+  static constexpr int kTokens = 4;
+  static constexpr int kDecodeRows = 4;
+
+  template <int R, int T>
+  static void run(const WeightMatrix& w, const PackedActivations& x, int64_t r0, int64_t t0,
+                  float* y, int64_t y_stride) {
+    const float* f16 = f16_table();
+    const BlockQ4_K* rows[R];
+    for (int r = 0; r < R; ++r) rows[r] = weight_row<BlockQ4_K>(w, r0 + r);
+    const BlockQ8_K* xs[T];
+    for (int t = 0; t < T; ++t) xs[t] = reinterpret_cast<const BlockQ8_K*>(x.row(t0 + t));
+    __m512 acc[R][T];
+    for (int r = 0; r < R; ++r) {
+      for (int t = 0; t < T; ++t) acc[r][t] = _mm512_setzero_ps();
+    }
+    const __m256i nibble = _mm256_set1_epi8(0x0f);
+    for (int64_t b = 0; b < w.cols / kQK_K; ++b) {
+      // Activation side: the 8 sub-block (32-element) sums, from bsums.
+      __m128i xsum[T];
+      for (int t = 0; t < T; ++t) {
+        const __m128i lo = _mm_loadu_si128(reinterpret_cast<const __m128i*>(xs[t][b].bsums));
+        const __m128i hi = _mm_loadu_si128(reinterpret_cast<const __m128i*>(xs[t][b].bsums + 8));
+        xsum[t] = _mm_hadd_epi16(lo, hi);
+      }
+      for (int r = 0; r < R; ++r) {
+        const BlockQ4_K& blk = rows[r][b];
+        const uint32_t a = load_u32(blk.scales), m = load_u32(blk.scales + 4),
+                       c = load_u32(blk.scales + 8);
+        const uint64_t scales =
+            (a & 0x3f3f3f3fu) | static_cast<uint64_t>((c & 0x0f0f0f0fu) | ((a >> 2) & 0x30303030u))
+                                    << 32;
+        const uint64_t mins =
+            (m & 0x3f3f3f3fu) |
+            static_cast<uint64_t>(((c >> 4) & 0x0f0f0f0fu) | ((m >> 2) & 0x30303030u)) << 32;
+        const __m512i scale_words = _mm512_zextsi128_si512(
+            _mm_cvtepu8_epi16(_mm_cvtsi64_si128(static_cast<int64_t>(scales))));
+        const __m128i min_words = _mm_cvtepu8_epi16(_mm_cvtsi64_si128(static_cast<int64_t>(mins)));
+        __m512i isum[T];
+        for (int t = 0; t < T; ++t) isum[t] = _mm512_setzero_si512();
+        for (int chunk = 0; chunk < 4; ++chunk) {
+          const __m256i q =
+              _mm256_loadu_si256(reinterpret_cast<const __m256i*>(blk.qs + 32 * chunk));
+          const __m512i wq =
+              _mm512_inserti64x4(_mm512_castsi256_si512(_mm256_and_si256(q, nibble)),
+                                 _mm256_and_si256(_mm256_srli_epi16(q, 4), nibble), 1);
+          const __m512i sc = spread_words(scale_words, 2 * chunk, 16);
+          for (int t = 0; t < T; ++t) {
+            const __m512i xq = _mm512_loadu_si512(xs[t][b].qs + 64 * chunk);
+            isum[t] = _mm512_dpwssd_epi32(isum[t], _mm512_maddubs_epi16(wq, xq), sc);
+          }
+        }
+        const float d = f16[blk.d], dmin = f16[blk.dmin];
+        for (int t = 0; t < T; ++t) {
+          const float dx = xs[t][b].d;
+          const __m512i min_sum = _mm512_zextsi128_si512(_mm_madd_epi16(min_words, xsum[t]));
+          acc[r][t] =
+              _mm512_fmadd_ps(_mm512_cvtepi32_ps(isum[t]), _mm512_set1_ps(d * dx), acc[r][t]);
+          acc[r][t] =
+              _mm512_fmadd_ps(_mm512_cvtepi32_ps(min_sum), _mm512_set1_ps(-dmin * dx), acc[r][t]);
+        }
+      }
+    }
+    for (int t = 0; t < T; ++t) {
+      for (int r = 0; r < R; ++r) y[(t0 + t) * y_stride + r0 + r] = _mm512_reduce_add_ps(acc[r][t]);
+    }
+  }
+};
+
+struct Q6KKernel {
+  static constexpr int kRows = 4;
+  static constexpr int kTokens = 4;
+  static constexpr int kDecodeRows = 4;
+
+  template <int R, int T>
+  static void run(const WeightMatrix& w, const PackedActivations& x, int64_t r0, int64_t t0,
+                  float* y, int64_t y_stride) {
+    const float* f16 = f16_table();
+    const BlockQ6_K* rows[R];
+    for (int r = 0; r < R; ++r) rows[r] = weight_row<BlockQ6_K>(w, r0 + r);
+    const BlockQ8_K* xs[T];
+    for (int t = 0; t < T; ++t) xs[t] = reinterpret_cast<const BlockQ8_K*>(x.row(t0 + t));
+    __m512 acc[R][T];
+    for (int r = 0; r < R; ++r) {
+      for (int t = 0; t < T; ++t) acc[r][t] = _mm512_setzero_ps();
+    }
+    const __m512i low_nibble = _mm512_set1_epi8(0x0f);
+    const __m512i high_pair = _mm512_set1_epi8(0x30);
+    // Runs 0/1 take qh bit pairs 0/1 (<< 4, << 2); runs 2/3 pairs 2/3 (>> 0, >> 2).
+    const __m512i shift_left = _mm512_inserti64x4(_mm512_set1_epi16(4), _mm256_set1_epi16(2), 1);
+    const __m512i shift_right = _mm512_inserti64x4(_mm512_set1_epi16(0), _mm256_set1_epi16(2), 1);
+    for (int64_t b = 0; b < w.cols / kQK_K; ++b) {
+      for (int r = 0; r < R; ++r) {
+        const BlockQ6_K& blk = rows[r][b];
+        const __m256i scale_words =
+            _mm256_cvtepi8_epi16(_mm_loadu_si128(reinterpret_cast<const __m128i*>(blk.scales)));
+        const __m512i scale_wide = _mm512_castsi256_si512(scale_words);
+        __m512i isum[T];
+        for (int t = 0; t < T; ++t) {
+          // The -32 offset: -32 * sum over sub-blocks of scale * bsum.
+          const __m256i bsums =
+              _mm256_loadu_si256(reinterpret_cast<const __m256i*>(xs[t][b].bsums));
+          isum[t] =
+              _mm512_zextsi256_si512(_mm256_slli_epi32(_mm256_madd_epi16(scale_words, bsums), 5));
+          isum[t] = _mm512_sub_epi32(_mm512_setzero_si512(), isum[t]);
+        }
+        for (int half = 0; half < 2; ++half) {
+          const __m512i ql = _mm512_loadu_si512(blk.ql + 64 * half);
+          const __m256i qh256 =
+              _mm256_loadu_si256(reinterpret_cast<const __m256i*>(blk.qh + 32 * half));
+          const __m512i qh = _mm512_inserti64x4(_mm512_castsi256_si512(qh256), qh256, 1);
+          const __m512i w01 =
+              _mm512_or_si512(_mm512_and_si512(ql, low_nibble),
+                              _mm512_and_si512(_mm512_sllv_epi16(qh, shift_left), high_pair));
+          const __m512i w23 =
+              _mm512_or_si512(_mm512_and_si512(_mm512_srli_epi16(ql, 4), low_nibble),
+                              _mm512_and_si512(_mm512_srlv_epi16(qh, shift_right), high_pair));
+          const __m512i sc01 = spread_words(scale_wide, 8 * half, 8);
+          const __m512i sc23 = spread_words(scale_wide, 8 * half + 4, 8);
+          for (int t = 0; t < T; ++t) {
+            const int8_t* xq = xs[t][b].qs + 128 * half;
+            isum[t] = _mm512_dpwssd_epi32(isum[t],
+                                          _mm512_maddubs_epi16(w01, _mm512_loadu_si512(xq)), sc01);
+            isum[t] = _mm512_dpwssd_epi32(
+                isum[t], _mm512_maddubs_epi16(w23, _mm512_loadu_si512(xq + 64)), sc23);
+          }
+        }
+        const float d = f16[blk.d];
+        for (int t = 0; t < T; ++t) {
+          acc[r][t] = _mm512_fmadd_ps(_mm512_cvtepi32_ps(isum[t]), _mm512_set1_ps(d * xs[t][b].d),
+                                      acc[r][t]);
+        }
+      }
+    }
+    for (int t = 0; t < T; ++t) {
+      for (int r = 0; r < R; ++r) y[(t0 + t) * y_stride + r0 + r] = _mm512_reduce_add_ps(acc[r][t]);
+    }
+  }
+};
+
+}  // namespace
+
+void q4_k_tile_avx512(const WeightMatrix& w, const PackedActivations& x, TileRange range, float* y,
+                      int64_t y_stride) {
+  run_tile<Q4KKernel>(w, x, range, y, y_stride);
+}
+
+void q6_k_tile_avx512(const WeightMatrix& w, const PackedActivations& x, TileRange range, float* y,
+                      int64_t y_stride) {
+  run_tile<Q6KKernel>(w, x, range, y, y_stride);
+}
+
+}  // namespace ingot::kernels
