@@ -8,18 +8,9 @@
 namespace ingot::tokenizer {
 namespace {
 
-uint64_t pair_key(int32_t left, int32_t right) {
-  return (static_cast<uint64_t>(static_cast<uint32_t>(left)) << 32) | static_cast<uint32_t>(right);
-}
-
 // Lowest rank first; on equal ranks the leftmost pair first.
 bool lower_priority(int32_t rank_a, int32_t left_a, int32_t rank_b, int32_t left_b) {
   return rank_a > rank_b || (rank_a == rank_b && left_a > left_b);
-}
-
-size_t character_length(uint8_t first_byte) {
-  static constexpr uint8_t kByHighNibble[16] = {1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 2, 2, 3, 4};
-  return kByHighNibble[first_byte >> 4];
 }
 
 }  // namespace
@@ -31,7 +22,7 @@ Result<BytePairEncoder> BytePairEncoder::create(const Vocab& vocab) {
   INGOT_ASSIGN_OR_RETURN(PreTokenizer pre, PreTokenizer::create(vocab.pre_tokenizer()));
   BytePairEncoder encoder(vocab, std::move(pre));
   const auto& merges = vocab.merges();
-  encoder.merges_.reserve(merges.size());
+  encoder.merges_ = MergeTable(merges.size());
   std::string joined;
   for (size_t rank = 0; rank < merges.size(); ++rank) {
     const auto& [left, right] = merges[rank];
@@ -40,8 +31,10 @@ Result<BytePairEncoder> BytePairEncoder::create(const Vocab& vocab) {
     int32_t right_id = encoder.intern(right);
     int32_t result = encoder.intern(joined);
     // A repeated pair keeps its first (lowest) rank.
-    encoder.merges_.try_emplace(pair_key(left_id, right_id),
-                                Merge{static_cast<int32_t>(rank), result});
+    encoder.merges_.insert(left_id, right_id, {static_cast<int32_t>(rank), result});
+  }
+  for (int byte = 0; byte < 256; ++byte) {
+    encoder.byte_symbols_[byte] = encoder.symbol_id(byte_level::encode_byte(byte));
   }
   return encoder;
 }
@@ -60,54 +53,42 @@ int32_t BytePairEncoder::intern(std::string_view text) {
   return extra_symbols_.try_emplace(std::string(text), next_id).first->second;
 }
 
-const BytePairEncoder::Merge* BytePairEncoder::find_merge(int32_t left, int32_t right) const {
-  if (left == kNoToken || right == kNoToken) return nullptr;
-  auto it = merges_.find(pair_key(left, right));
-  return it == merges_.end() ? nullptr : &it->second;
-}
-
 void BytePairEncoder::encode(std::string_view text, std::vector<int32_t>& out) const {
   WordCache cache;
-  std::string encoded;
   for (std::string_view word : pre_tokenizer_.split(text)) {
     auto cached = cache.spans.find(word);
-    if (cached != cache.spans.end()) {
-      auto [begin, end] = cached->second;
-      out.insert(out.end(), cache.ids.begin() + begin, cache.ids.begin() + end);
-      continue;
+    if (cached == cache.spans.end()) {
+      auto begin = static_cast<uint32_t>(cache.ids.size());
+      encode_word(word, cache.ids);
+      auto end = static_cast<uint32_t>(cache.ids.size());
+      cached = cache.spans.emplace(word, std::make_pair(begin, end)).first;
     }
-    encoded.clear();
-    byte_level::encode(word, encoded);
-    auto begin = static_cast<uint32_t>(cache.ids.size());
-    encode_word(encoded, cache.ids);
-    auto end = static_cast<uint32_t>(cache.ids.size());
-    cache.spans.emplace(word, std::make_pair(begin, end));
+    auto [begin, end] = cached->second;
     out.insert(out.end(), cache.ids.begin() + begin, cache.ids.begin() + end);
   }
 }
 
-void BytePairEncoder::encode_word(std::string_view encoded, std::vector<int32_t>& out) const {
+// `word` is raw bytes: its symbols are bytes standing for their GPT-2
+// stand-ins, so no byte-level text is built unless a lookup needs it.
+void BytePairEncoder::encode_word(std::string_view word, std::vector<int32_t>& out) const {
   if (pre_tokenizer_.ignore_merges()) {
+    std::string encoded;
+    byte_level::encode(word, encoded);
     int32_t whole = vocab_->find(encoded);
     if (whole != kNoToken) {
       out.push_back(whole);
       return;
     }
   }
-  std::vector<Symbol> symbols;
-  symbols.reserve(encoded.size());
-  for (size_t offset = 0; offset < encoded.size();) {
-    size_t length =
-        std::min(character_length(static_cast<uint8_t>(encoded[offset])), encoded.size() - offset);
-    auto index = static_cast<int32_t>(symbols.size());
-    symbols.push_back({symbol_id(encoded.substr(offset, length)), index - 1,
-                       offset + length == encoded.size() ? -1 : index + 1,
-                       static_cast<uint32_t>(offset), static_cast<uint32_t>(length)});
-    offset += length;
+  std::vector<Symbol> symbols(word.size());
+  for (size_t i = 0; i < word.size(); ++i) {
+    auto index = static_cast<int32_t>(i);
+    symbols[i] = {byte_symbols_[static_cast<uint8_t>(word[i])], index - 1,
+                  i + 1 == word.size() ? -1 : index + 1, static_cast<uint32_t>(i), 1};
   }
   merge_symbols(symbols);
   for (int32_t i = symbols.empty() ? -1 : 0; i != -1; i = symbols[i].next) {
-    emit(encoded, symbols[i], out);
+    emit(word, symbols[i], out);
   }
 }
 
@@ -148,7 +129,8 @@ void BytePairEncoder::push_pair(const std::vector<Symbol>& symbols, int32_t left
   if (left < 0) return;
   int32_t right = symbols[left].next;
   if (right < 0) return;
-  const Merge* merge = find_merge(symbols[left].id, symbols[right].id);
+  if (symbols[left].id == kNoToken || symbols[right].id == kNoToken) return;
+  const MergeTable::Merge* merge = merges_.find(symbols[left].id, symbols[right].id);
   if (merge == nullptr) return;
   heap.push_back(
       {merge->rank, left, right, symbols[left].length + symbols[right].length, merge->result});
@@ -157,13 +139,15 @@ void BytePairEncoder::push_pair(const std::vector<Symbol>& symbols, int32_t left
 // A symbol that is no token (a merge result missing from the vocabulary, or a
 // character no merge mentions) falls back to whichever of its single bytes
 // are tokens, as llama.cpp does.
-void BytePairEncoder::emit(std::string_view encoded, const Symbol& symbol,
+void BytePairEncoder::emit(std::string_view word, const Symbol& symbol,
                            std::vector<int32_t>& out) const {
   if (vocab_->contains(symbol.id)) {
     out.push_back(symbol.id);
     return;
   }
-  for (char byte : encoded.substr(symbol.offset, symbol.length)) {
+  std::string encoded;
+  byte_level::encode(word.substr(symbol.offset, symbol.length), encoded);
+  for (char byte : encoded) {
     int32_t id = vocab_->find(std::string_view(&byte, 1));
     if (id != kNoToken) out.push_back(id);
   }

@@ -5,12 +5,14 @@
 // with lazy invalidation keeps a word at O(n log n); pair lookups go through
 // a hash keyed on the two symbol ids, never on strings.
 
+#include <array>
 #include <cstdint>
 #include <string>
 #include <string_view>
 #include <unordered_map>
 #include <vector>
 
+#include "tokenizer/merge_table.h"
 #include "tokenizer/pre_tokenizer.h"
 #include "tokenizer/vocab.h"
 #include "util/status.h"
@@ -27,12 +29,9 @@ class BytePairEncoder {
   const PreTokenizer& pre_tokenizer() const { return pre_tokenizer_; }
 
  private:
-  struct Merge {
-    int32_t rank;
-    int32_t result;  // symbol id of the joined text
-  };
+  // A run of the word's raw bytes; one byte to begin with.
   struct Symbol {
-    int32_t id;  // symbol id, or kNoToken for a character no merge mentions
+    int32_t id;  // symbol id, or kNoToken for a byte no merge or token mentions
     int32_t prev;
     int32_t next;
     uint32_t offset;
@@ -54,15 +53,16 @@ class BytePairEncoder {
   BytePairEncoder(const Vocab& vocab, PreTokenizer pre_tokenizer);
   int32_t symbol_id(std::string_view text) const;
   int32_t intern(std::string_view text);
-  const Merge* find_merge(int32_t left, int32_t right) const;
-  void encode_word(std::string_view encoded, std::vector<int32_t>& out) const;
+  void encode_word(std::string_view word, std::vector<int32_t>& out) const;
   void merge_symbols(std::vector<Symbol>& symbols) const;
   void push_pair(const std::vector<Symbol>& symbols, int32_t left, std::vector<Pair>& heap) const;
-  void emit(std::string_view encoded, const Symbol& symbol, std::vector<int32_t>& out) const;
+  void emit(std::string_view word, const Symbol& symbol, std::vector<int32_t>& out) const;
 
   const Vocab* vocab_;
   PreTokenizer pre_tokenizer_;
-  std::unordered_map<uint64_t, Merge> merges_;
+  MergeTable merges_;
+  // The symbol id of each byte's GPT-2 stand-in: a word's starting symbols.
+  std::array<int32_t, 256> byte_symbols_;
   // Texts that appear in merges but are not tokens get ids from vocab size up.
   std::unordered_map<std::string, int32_t> extra_symbols_;
 };
