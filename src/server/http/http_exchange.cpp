@@ -1,0 +1,78 @@
+#include "server/http/http_exchange.h"
+
+#include <fmt/format.h>
+
+namespace ingot::server {
+
+HttpExchange::HttpExchange(beast::tcp_stream& stream, HttpRequest request)
+    : stream_(stream), request_(std::move(request)), keep_alive_(request_.keep_alive()) {}
+
+std::string_view HttpExchange::path() const {
+  std::string_view target(request_.target().data(), request_.target().size());
+  return target.substr(0, target.find('?'));
+}
+
+std::string_view HttpExchange::header(http::field field) const {
+  auto it = request_.find(field);
+  if (it == request_.end()) return {};
+  return {it->value().data(), it->value().size()};
+}
+
+asio::awaitable<void> HttpExchange::respond(
+    http::status status, std::string body, std::string_view content_type,
+    std::vector<std::pair<std::string, std::string>> headers) {
+  http::response<http::string_body> response{status, request_.version()};
+  response.set(http::field::server, "ingot");
+  response.set(http::field::content_type, std::string(content_type));
+  for (auto& [name, value] : headers) response.set(name, value);
+  response.keep_alive(keep_alive_);
+  response.body() = std::move(body);
+  response.prepare_payload();
+  responded_ = true;
+  record_.status = static_cast<int>(status);
+  boost::system::error_code ec;
+  co_await http::async_write(stream_, response, asio::redirect_error(asio::use_awaitable, ec));
+  if (ec) failed_ = true;
+}
+
+asio::awaitable<void> HttpExchange::respond_json(http::status status, const nlohmann::json& body) {
+  std::string text = body.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
+  co_await respond(status, std::move(text), "application/json");
+}
+
+asio::awaitable<void> HttpExchange::respond_error(
+    ApiError error, std::vector<std::pair<std::string, std::string>> headers) {
+  std::string body = error.to_json();
+  co_await respond(static_cast<http::status>(error.status), std::move(body), "application/json",
+                   std::move(headers));
+}
+
+asio::awaitable<bool> HttpExchange::begin_event_stream() {
+  responded_ = streaming_ = true;
+  record_.status = 200;
+  std::string head = fmt::format(
+      "HTTP/1.1 200 OK\r\nServer: ingot\r\nContent-Type: text/event-stream; charset=utf-8\r\n"
+      "Cache-Control: no-cache\r\nTransfer-Encoding: chunked\r\nConnection: {}\r\n\r\n",
+      keep_alive_ ? "keep-alive" : "close");
+  co_return co_await write_raw(std::move(head));
+}
+
+asio::awaitable<bool> HttpExchange::send_event(std::string_view data) {
+  std::string payload = fmt::format("data: {}\n\n", data);
+  co_return co_await write_raw(fmt::format("{:x}\r\n{}\r\n", payload.size(), payload));
+}
+
+asio::awaitable<void> HttpExchange::end_event_stream() {
+  co_await write_raw("0\r\n\r\n");
+}
+
+asio::awaitable<bool> HttpExchange::write_raw(std::string data) {
+  if (failed_) co_return false;
+  boost::system::error_code ec;
+  co_await asio::async_write(stream_, asio::buffer(data),
+                             asio::redirect_error(asio::use_awaitable, ec));
+  if (ec) failed_ = true;
+  co_return !failed_;
+}
+
+}  // namespace ingot::server

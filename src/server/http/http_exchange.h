@@ -1,0 +1,71 @@
+#pragma once
+// One request and its response on a connection: what a route handler gets.
+// A handler answers once, either with a whole response or with an event
+// stream (Server-Sent Events over chunked transfer encoding).
+
+#include <chrono>
+#include <cstdint>
+#include <nlohmann/json.hpp>
+#include <string>
+#include <string_view>
+#include <utility>
+#include <vector>
+
+#include "server/api_error.h"
+#include "server/http/http_types.h"
+
+namespace ingot::server {
+
+// What the access log line says of a request, filled in as it goes.
+struct AccessRecord {
+  std::string route;
+  int status = 0;
+  int64_t prompt_tokens = 0;
+  int64_t completion_tokens = 0;
+  double time_to_first_token_ms = -1;
+  bool cancelled = false;
+};
+
+class HttpExchange {
+ public:
+  HttpExchange(beast::tcp_stream& stream, HttpRequest request);
+
+  const HttpRequest& request() const { return request_; }
+  std::string_view path() const;
+  std::string_view header(http::field field) const;
+  beast::tcp_stream& stream() { return stream_; }
+
+  // Whole responses.
+  asio::awaitable<void> respond(http::status status, std::string body,
+                                std::string_view content_type,
+                                std::vector<std::pair<std::string, std::string>> headers = {});
+  asio::awaitable<void> respond_json(http::status status, const nlohmann::json& body);
+  asio::awaitable<void> respond_error(
+      ApiError error, std::vector<std::pair<std::string, std::string>> headers = {});
+
+  // Event streams. Each returns false once the client is gone; the handler
+  // then cancels its work and returns.
+  asio::awaitable<bool> begin_event_stream();
+  asio::awaitable<bool> send_event(std::string_view data);
+  asio::awaitable<void> end_event_stream();
+
+  bool responded() const { return responded_; }
+  bool keep_alive() const { return keep_alive_ && !failed_; }
+  bool client_gone() const { return failed_; }
+  AccessRecord& record() { return record_; }
+  std::chrono::steady_clock::time_point started() const { return started_; }
+
+ private:
+  asio::awaitable<bool> write_raw(std::string data);
+
+  beast::tcp_stream& stream_;
+  HttpRequest request_;
+  bool keep_alive_;
+  bool responded_ = false;
+  bool streaming_ = false;
+  bool failed_ = false;
+  AccessRecord record_;
+  std::chrono::steady_clock::time_point started_ = std::chrono::steady_clock::now();
+};
+
+}  // namespace ingot::server

@@ -1,0 +1,256 @@
+#include "server/http/http_server.h"
+
+#include <spdlog/spdlog.h>
+
+#include "server/http/bearer_auth.h"
+
+namespace ingot::server {
+namespace {
+
+constexpr auto kBodyTimeout = std::chrono::seconds(60);
+
+bool is_json_content_type(std::string_view value) {
+  std::string_view media = value.substr(0, value.find(';'));
+  while (!media.empty() && media.back() == ' ') media.remove_suffix(1);
+  return beast::iequals(beast::string_view(media.data(), media.size()), "application/json");
+}
+
+void log_access(const HttpExchange& exchange, std::string_view method, const AccessRecord& record) {
+  auto elapsed = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() -
+                                                           exchange.started());
+  spdlog::info(
+      "access method={} route={} status={} prompt_tokens={} completion_tokens={} "
+      "ttft_ms={:.1f} total_ms={:.1f} cancelled={}",
+      method, record.route, record.status, record.prompt_tokens, record.completion_tokens,
+      record.time_to_first_token_ms, elapsed.count(), record.cancelled);
+}
+
+}  // namespace
+
+struct HttpServer::Connection {
+  beast::tcp_stream stream;
+  bool busy = false;
+};
+
+HttpServer::HttpServer(HttpOptions options, Router router)
+    : options_(std::move(options)), router_(std::move(router)) {}
+
+HttpServer::~HttpServer() = default;
+
+Status HttpServer::listen() {
+  boost::system::error_code ec;
+  auto address = asio::ip::make_address(options_.host, ec);
+  if (ec) return invalid_argument("'" + options_.host + "' is not an IP address");
+  tcp::endpoint endpoint(address, options_.port);
+  std::string where = options_.host + ":" + std::to_string(options_.port);
+  acceptor_.open(endpoint.protocol(), ec);
+  if (!ec) acceptor_.set_option(asio::socket_base::reuse_address(true), ec);
+  if (!ec) acceptor_.bind(endpoint, ec);
+  if (!ec) acceptor_.listen(asio::socket_base::max_listen_connections, ec);
+  if (ec) return Error(ErrorKind::kIo, "cannot listen on " + where + ": " + ec.message());
+  bound_port_ = acceptor_.local_endpoint().port();
+  asio::co_spawn(io_, accept_loop(), asio::detached);
+  return {};
+}
+
+void HttpServer::run() {
+  io_.run();
+}
+
+asio::awaitable<void> HttpServer::accept_loop() {
+  for (;;) {
+    boost::system::error_code ec;
+    tcp::socket socket =
+        co_await acceptor_.async_accept(asio::redirect_error(asio::use_awaitable, ec));
+    if (stopping_) co_return;
+    if (ec) continue;  // a failed accept (e.g. out of descriptors) must not stop the server
+    asio::co_spawn(io_, serve_connection(std::move(socket)), asio::detached);
+  }
+}
+
+asio::awaitable<void> HttpServer::serve_connection(tcp::socket socket) {
+  Connection connection{beast::tcp_stream(std::move(socket))};
+  connections_.insert(&connection);
+  beast::flat_buffer buffer;
+  while (!stopping_ && co_await serve_one(connection, buffer)) {
+  }
+  boost::system::error_code ignored;
+  connection.stream.socket().shutdown(tcp::socket::shutdown_both, ignored);
+  connection.stream.socket().close(ignored);
+  connections_.erase(&connection);
+  if (stopping_ && connections_.empty() && grace_timer_) grace_timer_->cancel();
+}
+
+asio::awaitable<bool> HttpServer::serve_one(Connection& connection, beast::flat_buffer& buffer) {
+  beast::tcp_stream& stream = connection.stream;
+  http::request_parser<http::string_body> parser;
+  parser.header_limit(static_cast<uint32_t>(options_.max_header_bytes));
+  parser.body_limit(options_.max_body_bytes);
+
+  boost::system::error_code ec;
+  stream.expires_after(options_.header_timeout);
+  co_await http::async_read_header(stream, buffer, parser,
+                                   asio::redirect_error(asio::use_awaitable, ec));
+  // Named locals, not temporaries, go into co_await: GCC 12 mishandles
+  // temporaries that live across a suspension.
+  if (ec == http::error::header_limit) {
+    ApiError error{431, "invalid_request_error",
+                   "The request header is larger than the server accepts.", std::nullopt,
+                   "header_too_large"};
+    co_await reject(stream, 11, std::move(error));
+    co_return false;
+  }
+  if (ec == http::error::body_limit) {  // a declared Content-Length past the limit
+    ApiError error = body_too_large();
+    co_await reject(stream, 11, std::move(error));
+    co_return false;
+  }
+  if (ec == http::error::end_of_stream || ec == beast::error::timeout ||
+      ec == asio::error::operation_aborted || ec == asio::error::eof ||
+      ec == asio::error::connection_reset) {
+    co_return false;
+  }
+  if (ec) {
+    ApiError error = invalid_request("Malformed HTTP request: " + ec.message());
+    co_await reject(stream, 11, std::move(error));
+    co_return false;
+  }
+
+  connection.busy = true;
+  const auto& header = parser.get();
+  std::string_view target(header.target().data(), header.target().size());
+  std::string_view path = target.substr(0, target.find('?'));
+  Router::Match match = router_.match(header.method(), path);
+  if (auto refusal = refuse_early(match, parser)) {
+    std::vector<std::pair<std::string, std::string>> extra;
+    if (refusal->status == 405) extra.emplace_back("Allow", match.allowed);
+    if (refusal->status == 401) extra.emplace_back("WWW-Authenticate", "Bearer");
+    ApiError error = std::move(*refusal);
+    co_await reject(stream, header.version(), std::move(error), std::move(extra));
+    co_return false;  // the body was not read: this connection cannot carry another request
+  }
+
+  stream.expires_after(kBodyTimeout);
+  co_await http::async_read(stream, buffer, parser, asio::redirect_error(asio::use_awaitable, ec));
+  if (ec == http::error::body_limit) {
+    ApiError error = body_too_large();
+    co_await reject(stream, header.version(), std::move(error));
+    co_return false;
+  }
+  if (ec) co_return false;  // truncated or timed out: nobody to answer
+  stream.expires_never();
+
+  HttpExchange exchange(stream, parser.release());
+  exchange.record().route = std::string(path);
+  std::string method(http::to_string(exchange.request().method()));
+  try {
+    co_await match.route->handler(exchange);
+  } catch (const std::exception& e) {
+    spdlog::error("handler for {} threw: {}", path, e.what());
+  }
+  if (!exchange.responded()) {
+    ApiError error{500, "server_error", "The server failed to answer.", std::nullopt, "internal"};
+    co_await exchange.respond_error(error);
+  }
+  log_access(exchange, method, exchange.record());
+  connection.busy = false;
+  co_return exchange.keep_alive();
+}
+
+std::optional<ApiError> HttpServer::refuse_early(
+    const Router::Match& match, const http::request_parser<http::string_body>& parser) {
+  const auto& header = parser.get();
+  if (!match.path_known) {
+    return ApiError{404, "invalid_request_error", "No route " + std::string(header.target()) + ".",
+                    std::nullopt, "not_found"};
+  }
+  if (match.route == nullptr) {
+    return ApiError{
+        405, "invalid_request_error",
+        std::string(header.method_string()) + " is not allowed here; use " + match.allowed + ".",
+        std::nullopt, "method_not_allowed"};
+  }
+  if (match.route->requires_auth && options_.api_key) {
+    auto it = header.find(http::field::authorization);
+    std::string_view value = it == header.end()
+                                 ? std::string_view()
+                                 : std::string_view(it->value().data(), it->value().size());
+    if (!bearer_matches(value, *options_.api_key)) {
+      return ApiError{401, "authentication_error",
+                      it == header.end() ? "Missing API key: send 'Authorization: Bearer KEY'."
+                                         : "Incorrect API key.",
+                      std::nullopt, "invalid_api_key"};
+    }
+  }
+  if (auto length = parser.content_length(); length && *length > options_.max_body_bytes) {
+    return body_too_large();
+  }
+  if (match.route->json_body) {
+    auto it = header.find(http::field::content_type);
+    if (it == header.end() ||
+        !is_json_content_type(std::string_view(it->value().data(), it->value().size()))) {
+      return ApiError{415, "invalid_request_error",
+                      "The request body must be sent as 'Content-Type: application/json'.",
+                      std::nullopt, "unsupported_media_type"};
+    }
+  }
+  return std::nullopt;
+}
+
+ApiError HttpServer::body_too_large() const {
+  return ApiError{
+      413, "invalid_request_error",
+      "The request body is larger than " + std::to_string(options_.max_body_bytes) + " bytes.",
+      std::nullopt, "request_too_large"};
+}
+
+asio::awaitable<void> HttpServer::reject(beast::tcp_stream& stream, unsigned version,
+                                         ApiError error,
+                                         std::vector<std::pair<std::string, std::string>> headers) {
+  http::response<http::string_body> response{static_cast<http::status>(error.status), version};
+  response.set(http::field::server, "ingot");
+  response.set(http::field::content_type, "application/json");
+  for (auto& [name, value] : headers) response.set(name, value);
+  response.keep_alive(false);
+  response.body() = error.to_json();
+  response.prepare_payload();
+  boost::system::error_code ec;
+  stream.expires_after(std::chrono::seconds(10));
+  co_await http::async_write(stream, response, asio::redirect_error(asio::use_awaitable, ec));
+  spdlog::info("access route=- status={} refused=\"{}\"", error.status, error.message);
+}
+
+void HttpServer::shutdown(std::chrono::milliseconds grace, std::function<void()> cancel_in_flight) {
+  asio::post(io_, [this, grace, cancel = std::move(cancel_in_flight)]() mutable {
+    if (stopping_) return;
+    stopping_ = true;
+    boost::system::error_code ignored;
+    acceptor_.close(ignored);
+    close_idle_connections();
+    if (connections_.empty()) return;
+    grace_timer_ = std::make_unique<asio::steady_timer>(io_, grace);
+    grace_timer_->async_wait([this, cancel = std::move(cancel)](boost::system::error_code ec) {
+      if (ec == asio::error::operation_aborted || connections_.empty()) return;
+      spdlog::warn("shutdown: {} request(s) still running after the grace period; cancelling",
+                   connections_.size());
+      if (cancel) cancel();
+      close_all_connections();
+    });
+  });
+}
+
+void HttpServer::close_idle_connections() {
+  for (Connection* connection : connections_) {
+    if (!connection->busy) connection->stream.cancel();
+  }
+}
+
+void HttpServer::close_all_connections() {
+  for (Connection* connection : connections_) {
+    boost::system::error_code ignored;
+    connection->stream.socket().shutdown(tcp::socket::shutdown_both, ignored);
+    connection->stream.cancel();
+  }
+}
+
+}  // namespace ingot::server

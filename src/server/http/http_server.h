@@ -1,0 +1,64 @@
+#pragma once
+// The HTTP front end: an acceptor and one C++20 coroutine per connection
+// on a single-threaded io_context. Limits (header size and time, body size,
+// content type, API key, route and method) are enforced here, before a
+// route handler runs; handlers never block the io thread.
+
+#include <chrono>
+#include <cstdint>
+#include <functional>
+#include <memory>
+#include <set>
+
+#include "server/http/http_options.h"
+#include "server/http/router.h"
+#include "util/status.h"
+
+namespace ingot::server {
+
+class HttpServer {
+ public:
+  HttpServer(HttpOptions options, Router router);
+  ~HttpServer();
+
+  // Binds and listens; an error names the address (port in use, ...).
+  Status listen();
+  uint16_t port() const { return bound_port_; }
+
+  // Runs the io_context on the calling thread until shutdown completes.
+  void run();
+
+  // Thread-safe. Stops accepting, closes idle connections, and lets
+  // in-flight requests finish for up to `grace`; then calls
+  // `cancel_in_flight` and closes every connection.
+  void shutdown(std::chrono::milliseconds grace, std::function<void()> cancel_in_flight);
+
+  asio::io_context& io_context() { return io_; }
+
+ private:
+  struct Connection;
+
+  asio::awaitable<void> accept_loop();
+  asio::awaitable<void> serve_connection(tcp::socket socket);
+  asio::awaitable<bool> serve_one(Connection& connection, beast::flat_buffer& buffer);
+  // Answers an error and leaves the connection to be closed. Arguments are
+  // taken by value: a coroutine must own what it uses across suspensions.
+  asio::awaitable<void> reject(beast::tcp_stream& stream, unsigned version, ApiError error,
+                               std::vector<std::pair<std::string, std::string>> headers = {});
+  ApiError body_too_large() const;
+  std::optional<ApiError> refuse_early(const Router::Match& match,
+                                       const http::request_parser<http::string_body>& parser);
+  void close_idle_connections();
+  void close_all_connections();
+
+  HttpOptions options_;
+  Router router_;
+  asio::io_context io_{1};
+  tcp::acceptor acceptor_{io_};
+  uint16_t bound_port_ = 0;
+  bool stopping_ = false;
+  std::set<Connection*> connections_;
+  std::unique_ptr<asio::steady_timer> grace_timer_;
+};
+
+}  // namespace ingot::server

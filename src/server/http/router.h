@@ -1,0 +1,40 @@
+#pragma once
+// Maps method and path to a handler, and knows which routes need the API
+// key and a JSON body, so that 401/404/405/415 are answered before a
+// handler (or even the body) is touched.
+
+#include <functional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "server/http/http_exchange.h"
+
+namespace ingot::server {
+
+using RouteHandler = std::function<asio::awaitable<void>(HttpExchange&)>;
+
+struct Route {
+  http::verb method;
+  std::string path;
+  RouteHandler handler;
+  bool requires_auth = true;
+  bool json_body = false;  // a POST whose body must be application/json
+};
+
+class Router {
+ public:
+  void add(Route route) { routes_.push_back(std::move(route)); }
+
+  struct Match {
+    const Route* route = nullptr;  // null: no route for this method
+    bool path_known = false;       // some method serves this path (405, not 404)
+    std::string allowed;           // the Allow header for a 405
+  };
+  Match match(http::verb method, std::string_view path) const;
+
+ private:
+  std::vector<Route> routes_;
+};
+
+}  // namespace ingot::server
