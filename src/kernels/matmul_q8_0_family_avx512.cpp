@@ -6,8 +6,14 @@
 // offset * (block sum of the activations) is subtracted by seeding the
 // accumulator with it. Integer sums per block are then scaled by
 // d_w * d_x in float, as the scalar reference does.
+//
+// The shuffle port is the bottleneck, so: nibble weights are unpacked as
+// [low nibbles of both blocks | high nibbles of both blocks] with one
+// shuffle, and the activations (loaded once for several weight rows) are
+// permuted to that order instead; F16 scales are read through a table.
+//
 // GCC 12 flags the deliberately undefined lanes inside its own AVX-512
-// intrinsics (cvtph_ps, reduce_add) as uninitialized.
+// intrinsics (reduce_add) as uninitialized.
 #pragma GCC diagnostic ignored "-Wmaybe-uninitialized"
 #pragma GCC diagnostic ignored "-Wuninitialized"
 #include <immintrin.h>
@@ -15,60 +21,100 @@
 #include <cstring>
 
 #include "kernels/block_formats.h"
+#include "kernels/f16_table.h"
 #include "kernels/matmul_kernels_avx512.h"
-#include "kernels/simd_avx512.h"
 #include "kernels/tile_loop.h"
 
 namespace ingot::kernels {
 namespace {
 
-// Two Q4_0 blocks' nibbles as bytes in element order: [lo(b0) hi(b0) lo(b1) hi(b1)].
+// Byte order of a two-block vector: natural is [b0 (32) | b1 (32)];
+// nibble order is [b0 0..15 | b1 0..15 | b0 16..31 | b1 16..31].
+enum class Order { kNatural, kNibble };
+
+// The 32-bit lanes holding the second block's products.
+template <Order kOrder>
+constexpr __mmask16 kSecondBlockLanes = kOrder == Order::kNatural ? 0xff00 : 0xf0f0;
+
+// Two 32-byte blocks at a and b (zeros for b without kPair) in kOrder.
+template <Order kOrder, bool kPair>
+inline __m512i load_pair(const int8_t* a, const int8_t* b) {
+  const __m256i lo = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(a));
+  const __m256i hi =
+      kPair ? _mm256_loadu_si256(reinterpret_cast<const __m256i*>(b)) : _mm256_setzero_si256();
+  if constexpr (kOrder == Order::kNatural) {
+    return _mm512_inserti64x4(_mm512_castsi256_si512(lo), hi, 1);
+  } else {
+    const __m512i order = _mm512_set_epi64(11, 10, 3, 2, 9, 8, 1, 0);
+    return _mm512_permutex2var_epi64(_mm512_castsi256_si512(lo), order, _mm512_castsi256_si512(hi));
+  }
+}
+
+// Per-lane scale: f16 a in the first block's lanes, b (or 0) in the second's.
+template <Order kOrder, bool kPair>
+inline __m512 scale_pair(const float* f16, uint16_t a, uint16_t b) {
+  const __m512 va = _mm512_set1_ps(f16[a]);
+  if (!kPair) return _mm512_maskz_mov_ps(static_cast<__mmask16>(~kSecondBlockLanes<kOrder>), va);
+  return _mm512_mask_blend_ps(kSecondBlockLanes<kOrder>, va, _mm512_set1_ps(f16[b]));
+}
+
+// -offset * block sum, in the first lane of each block's lanes.
+template <Order kOrder, bool kPair>
+inline __m512i seed_pair(int a, int b) {
+  const __m512i v = _mm512_zextsi128_si512(_mm_cvtsi32_si128(a));
+  constexpr __mmask16 kFirstLaneOfB = kOrder == Order::kNatural ? 0x0100 : 0x0010;
+  return kPair ? _mm512_mask_set1_epi32(v, kFirstLaneOfB, b) : v;
+}
+
+// Two blocks of 16 nibble bytes as [low nibbles | high nibbles].
 template <bool kPair>
-inline __m512i q4_pair(const uint8_t* qs0, const uint8_t* qs1) {
+inline __m512i nibbles_pair(const uint8_t* qs0, const uint8_t* qs1) {
   const __m128i q0 = _mm_loadu_si128(reinterpret_cast<const __m128i*>(qs0));
-  const __m128i q1 =
-      kPair ? _mm_loadu_si128(reinterpret_cast<const __m128i*>(qs1)) : _mm_setzero_si128();
-  const __m256i q = _mm256_set_m128i(q1, q0);
+  const __m256i q =
+      kPair ? _mm256_inserti128_si256(_mm256_castsi128_si256(q0),
+                                      _mm_loadu_si128(reinterpret_cast<const __m128i*>(qs1)), 1)
+            : _mm256_zextsi128_si256(q0);
   const __m256i mask = _mm256_set1_epi8(0x0f);
-  const __m256i lo = _mm256_and_si256(q, mask);
-  const __m256i hi = _mm256_and_si256(_mm256_srli_epi16(q, 4), mask);
-  const __m512i order = _mm512_set_epi64(11, 10, 3, 2, 9, 8, 1, 0);
-  return _mm512_permutex2var_epi64(_mm512_castsi256_si512(lo), order, _mm512_castsi256_si512(hi));
+  return _mm512_inserti64x4(_mm512_castsi256_si512(_mm256_and_si256(q, mask)),
+                            _mm256_and_si256(_mm256_srli_epi16(q, 4), mask), 1);
 }
 
 struct Q4_0Weights {
   using Block = BlockQ4_0;
   static constexpr int kOffset = 8;
+  static constexpr Order kOrder = Order::kNibble;
   template <bool kPair>
   static __m512i load(const Block* b) {
-    return q4_pair<kPair>(b[0].qs, kPair ? b[1].qs : nullptr);
+    return nibbles_pair<kPair>(b[0].qs, kPair ? b[1].qs : nullptr);
   }
 };
 
 struct Q5_0Weights {
   using Block = BlockQ5_0;
   static constexpr int kOffset = 16;
+  static constexpr Order kOrder = Order::kNibble;
   template <bool kPair>
   static __m512i load(const Block* b) {
     uint32_t qh0, qh1 = 0;
     std::memcpy(&qh0, b[0].qh, 4);
     if (kPair) std::memcpy(&qh1, b[1].qh, 4);
-    const __mmask64 fifth_bits = qh0 | (static_cast<uint64_t>(qh1) << 32);
-    const __m512i low = q4_pair<kPair>(b[0].qs, kPair ? b[1].qs : nullptr);
-    return _mm512_or_si512(low, _mm512_maskz_set1_epi8(fifth_bits, 0x10));
+    // Fifth bits in nibble order: elements 0..15 of both blocks, then 16..31.
+    const __mmask64 fifth_bits = (qh0 & 0xffffu) | ((qh1 & 0xffffu) << 16) |
+                                 (static_cast<uint64_t>(qh0 >> 16) << 32) |
+                                 (static_cast<uint64_t>(qh1 >> 16) << 48);
+    return _mm512_or_si512(nibbles_pair<kPair>(b[0].qs, kPair ? b[1].qs : nullptr),
+                           _mm512_maskz_set1_epi8(fifth_bits, 0x10));
   }
 };
 
 struct Q8_0Weights {
   using Block = BlockQ8_0;
   static constexpr int kOffset = 128;
+  static constexpr Order kOrder = Order::kNatural;
   template <bool kPair>
   static __m512i load(const Block* b) {
-    const __m512i q = load_32x2<kPair>(b[0].qs, kPair ? b[1].qs : nullptr);
-    // Only the lanes of real blocks get the offset: the pad must stay 0.
-    const __m512i flip =
-        _mm512_maskz_set1_epi8(kPair ? ~0ull : 0xffffffffull, static_cast<char>(0x80));
-    return _mm512_xor_si512(q, flip);
+    const __m512i q = load_pair<Order::kNatural, kPair>(b[0].qs, kPair ? b[1].qs : nullptr);
+    return _mm512_xor_si512(q, _mm512_set1_epi8(static_cast<char>(0x80)));
   }
 };
 
@@ -77,20 +123,25 @@ struct Q8Family {
   static constexpr int kRows = 4;
   static constexpr int kTokens = 4;
   static constexpr int kDecodeRows = 4;
+  static constexpr Order kOrder = W::kOrder;
 
   template <int R, int T, bool kPair>
-  static inline void step(const typename W::Block* const* rows, const BlockQ8_0* const* xs,
-                          const int16_t* const* sums, int64_t b, __m512 (&acc)[R][T]) {
+  static inline void step(const float* f16, const typename W::Block* const* rows,
+                          const BlockQ8_0* const* xs, const int16_t* const* sums, int64_t b,
+                          __m512 (&acc)[R][T]) {
     __m512i xq[T], seed[T];
     __m512 dx[T];
     for (int t = 0; t < T; ++t) {
-      xq[t] = load_32x2<kPair>(xs[t][b].qs, kPair ? xs[t][b + 1].qs : nullptr);
-      dx[t] = f16_scale_pair<kPair>(&xs[t][b].d, kPair ? &xs[t][b + 1].d : nullptr);
-      seed[t] = int_pair<kPair>(-W::kOffset * sums[t][b], kPair ? -W::kOffset * sums[t][b + 1] : 0);
+      const BlockQ8_0* xb = xs[t] + b;
+      xq[t] = load_pair<kOrder, kPair>(xb[0].qs, kPair ? xb[1].qs : nullptr);
+      dx[t] = scale_pair<kOrder, kPair>(f16, xb[0].d, kPair ? xb[1].d : 0);
+      seed[t] = seed_pair<kOrder, kPair>(-W::kOffset * sums[t][b],
+                                         kPair ? -W::kOffset * sums[t][b + 1] : 0);
     }
     for (int r = 0; r < R; ++r) {
-      const __m512i wq = W::template load<kPair>(rows[r] + b);
-      const __m512 dw = f16_scale_pair<kPair>(&rows[r][b].d, kPair ? &rows[r][b + 1].d : nullptr);
+      const typename W::Block* wb = rows[r] + b;
+      const __m512i wq = W::template load<kPair>(wb);
+      const __m512 dw = scale_pair<kOrder, kPair>(f16, wb[0].d, kPair ? wb[1].d : 0);
       for (int t = 0; t < T; ++t) {
         const __m512i dot = _mm512_dpbusd_epi32(seed[t], wq, xq[t]);
         acc[r][t] = _mm512_fmadd_ps(_mm512_cvtepi32_ps(dot), _mm512_mul_ps(dw, dx[t]), acc[r][t]);
@@ -101,6 +152,7 @@ struct Q8Family {
   template <int R, int T>
   static void run(const WeightMatrix& w, const PackedActivations& x, int64_t r0, int64_t t0,
                   float* y, int64_t y_stride) {
+    const float* f16 = f16_table();
     const typename W::Block* rows[R];
     for (int r = 0; r < R; ++r) {
       rows[r] = reinterpret_cast<const typename W::Block*>(static_cast<const uint8_t*>(w.data) +
@@ -118,10 +170,12 @@ struct Q8Family {
     }
     const int64_t nb = w.cols / kQK;
     int64_t b = 0;
-    for (; b + 2 <= nb; b += 2) step<R, T, true>(rows, xs, sums, b, acc);
-    if (b < nb) step<R, T, false>(rows, xs, sums, b, acc);
+    for (; b + 2 <= nb; b += 2) step<R, T, true>(f16, rows, xs, sums, b, acc);
+    if (b < nb) step<R, T, false>(f16, rows, xs, sums, b, acc);
     for (int t = 0; t < T; ++t) {
-      for (int r = 0; r < R; ++r) y[(t0 + t) * y_stride + r0 + r] = _mm512_reduce_add_ps(acc[r][t]);
+      for (int r = 0; r < R; ++r) {
+        y[(t0 + t) * y_stride + r0 + r] = _mm512_reduce_add_ps(acc[r][t]);
+      }
     }
   }
 };
