@@ -1,14 +1,35 @@
-// The AVX2 path (AVX2 + FMA + F16C). Types without a kernel here fall back
-// to the scalar path.
-#include "kernels/dispatch.h"
+// The AVX2 path (AVX2 + FMA + F16C): which kernel serves which type. Types
+// without a kernel here fall back to the scalar path.
+#include "kernels/matmul_kernels_avx2.h"
 
 namespace ingot::kernels {
 
-TileKernel avx2_tile_kernel(ElementType) {
-  return nullptr;
+TileKernel avx2_tile_kernel(ElementType type) {
+  switch (type) {
+    case ElementType::kF32:
+      return f32_tile_avx2;
+    case ElementType::kF16:
+      return f16_tile_avx2;
+    case ElementType::kQ4_0:
+      return q4_0_tile_avx2;
+    case ElementType::kQ8_0:
+      return q8_0_tile_avx2;
+    default:
+      return nullptr;
+  }
 }
-PackRowFn avx2_pack_row(ElementType) {
-  return nullptr;
+
+PackRowFn avx2_pack_row(ElementType packed) {
+  switch (packed) {
+    case ElementType::kQ8_0:
+      return pack_q8_0_avx2;
+    case ElementType::kQ8_1:
+      return pack_q8_1_avx2;
+    case ElementType::kF16:
+      return pack_f16_avx2;
+    default:
+      return nullptr;
+  }
 }
 
 }  // namespace ingot::kernels

@@ -36,6 +36,9 @@ TEST(Dispatch, SimdPathsCoverThePriorityTypes) {
                            ElementType::kQ4_K, ElementType::kQ6_K}) {
     EXPECT_NE(avx512_tile_kernel(type), nullptr) << element_type_name(type);
   }
+  for (ElementType type : {ElementType::kQ4_0, ElementType::kQ8_0, ElementType::kF16}) {
+    EXPECT_NE(avx2_tile_kernel(type), nullptr) << element_type_name(type);
+  }
 }
 
 // Kernels read packed activations written by whichever path is active, so

@@ -1,0 +1,85 @@
+// AVX2 kernels for F16 weights (against F16-packed activations) and F32
+// weights: 8 columns per step with FMA; the last columns, fewer than 8,
+// are added one by one.
+#include <immintrin.h>
+
+#include "kernels/f16_table.h"
+#include "kernels/matmul_kernels_avx2.h"
+#include "kernels/tile_loop.h"
+
+namespace ingot::kernels {
+namespace {
+
+struct F16Elements {
+  using Element = uint16_t;
+  static __m256 load(const uint16_t* p) {
+    return _mm256_cvtph_ps(_mm_loadu_si128(reinterpret_cast<const __m128i*>(p)));
+  }
+  static float scalar(const uint16_t* p) { return f16_table()[*p]; }
+};
+
+struct F32Elements {
+  using Element = float;
+  static __m256 load(const float* p) { return _mm256_loadu_ps(p); }
+  static float scalar(const float* p) { return *p; }
+};
+
+inline float hsum(__m256 v) {
+  const __m128 s4 = _mm_add_ps(_mm256_castps256_ps128(v), _mm256_extractf128_ps(v, 1));
+  const __m128 s2 = _mm_add_ps(s4, _mm_movehl_ps(s4, s4));
+  return _mm_cvtss_f32(_mm_add_ss(s2, _mm_movehdup_ps(s2)));
+}
+
+template <class E>
+struct FloatKernelAvx2 {
+  static constexpr int kRows = 4;
+  static constexpr int kTokens = 3;
+  static constexpr int kDecodeRows = 4;
+
+  template <int R, int T>
+  static void run(const WeightMatrix& w, const PackedActivations& x, int64_t r0, int64_t t0,
+                  float* y, int64_t y_stride) {
+    using Element = typename E::Element;
+    const Element* rows[R];
+    for (int r = 0; r < R; ++r) {
+      rows[r] = reinterpret_cast<const Element*>(static_cast<const uint8_t*>(w.data) +
+                                                 (r0 + r) * w.row_stride);
+    }
+    const Element* xs[T];
+    for (int t = 0; t < T; ++t) xs[t] = reinterpret_cast<const Element*>(x.row(t0 + t));
+    __m256 acc[R][T];
+    for (int r = 0; r < R; ++r) {
+      for (int t = 0; t < T; ++t) acc[r][t] = _mm256_setzero_ps();
+    }
+    int64_t i = 0;
+    for (; i + 8 <= w.cols; i += 8) {
+      __m256 xv[T];
+      for (int t = 0; t < T; ++t) xv[t] = E::load(xs[t] + i);
+      for (int r = 0; r < R; ++r) {
+        const __m256 wv = E::load(rows[r] + i);
+        for (int t = 0; t < T; ++t) acc[r][t] = _mm256_fmadd_ps(wv, xv[t], acc[r][t]);
+      }
+    }
+    for (int t = 0; t < T; ++t) {
+      for (int r = 0; r < R; ++r) {
+        float sum = hsum(acc[r][t]);
+        for (int64_t j = i; j < w.cols; ++j) sum += E::scalar(rows[r] + j) * E::scalar(xs[t] + j);
+        y[(t0 + t) * y_stride + r0 + r] = sum;
+      }
+    }
+  }
+};
+
+}  // namespace
+
+void f16_tile_avx2(const WeightMatrix& w, const PackedActivations& x, TileRange range, float* y,
+                   int64_t y_stride) {
+  run_tile<FloatKernelAvx2<F16Elements>>(w, x, range, y, y_stride);
+}
+
+void f32_tile_avx2(const WeightMatrix& w, const PackedActivations& x, TileRange range, float* y,
+                   int64_t y_stride) {
+  run_tile<FloatKernelAvx2<F32Elements>>(w, x, range, y, y_stride);
+}
+
+}  // namespace ingot::kernels

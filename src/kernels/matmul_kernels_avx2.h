@@ -1,0 +1,22 @@
+#pragma once
+// The AVX2 path's kernels, one file per family; matmul_avx2.cpp maps
+// element types to them.
+
+#include "kernels/dispatch.h"
+
+namespace ingot::kernels {
+
+void q4_0_tile_avx2(const WeightMatrix& w, const PackedActivations& x, TileRange range, float* y,
+                    int64_t y_stride);
+void q8_0_tile_avx2(const WeightMatrix& w, const PackedActivations& x, TileRange range, float* y,
+                    int64_t y_stride);
+void f16_tile_avx2(const WeightMatrix& w, const PackedActivations& x, TileRange range, float* y,
+                   int64_t y_stride);
+void f32_tile_avx2(const WeightMatrix& w, const PackedActivations& x, TileRange range, float* y,
+                   int64_t y_stride);
+
+void pack_q8_0_avx2(const float* x, void* dst, int64_t n);
+void pack_q8_1_avx2(const float* x, void* dst, int64_t n);
+void pack_f16_avx2(const float* x, void* dst, int64_t n);
+
+}  // namespace ingot::kernels

@@ -1,0 +1,114 @@
+// AVX2 kernels for Q4_0 and Q8_0 weights against Q8_0 activations, one
+// 32-element block per step. vpmaddubsw multiplies unsigned by signed
+// bytes into 16-bit pairs and vpmaddwd sums those into 32-bit lanes. Q4_0
+// nibbles are unsigned already (8 * block sum of the activations is taken
+// back out); Q8_0 uses |w| and x with w's sign. Per-block integer sums are
+// scaled by d_w * d_x in float, as in the scalar reference.
+#include <immintrin.h>
+
+#include "kernels/block_formats.h"
+#include "kernels/f16_table.h"
+#include "kernels/matmul_kernels_avx2.h"
+#include "kernels/tile_loop.h"
+
+namespace ingot::kernels {
+namespace {
+
+inline __m256i load32(const int8_t* p) {
+  return _mm256_loadu_si256(reinterpret_cast<const __m256i*>(p));
+}
+
+// Sum of pairs of 16-bit products into eight 32-bit lanes.
+inline __m256i widen_pairs(__m256i products16) {
+  return _mm256_madd_epi16(products16, _mm256_set1_epi16(1));
+}
+
+struct Q4_0Dot {
+  using Block = BlockQ4_0;
+  // The weight bytes, unsigned, in element order.
+  static __m256i prepare(const Block& b) {
+    const __m128i q = _mm_loadu_si128(reinterpret_cast<const __m128i*>(b.qs));
+    const __m256i both =
+        _mm256_inserti128_si256(_mm256_castsi128_si256(q), _mm_srli_epi16(q, 4), 1);
+    return _mm256_and_si256(both, _mm256_set1_epi8(0x0f));
+  }
+  static __m256i dot(__m256i w, __m256i x, int x_sum) {
+    const __m256i sums = widen_pairs(_mm256_maddubs_epi16(w, x));
+    return _mm256_add_epi32(sums, _mm256_setr_epi32(-8 * x_sum, 0, 0, 0, 0, 0, 0, 0));
+  }
+};
+
+struct Q8_0Dot {
+  using Block = BlockQ8_0;
+  static __m256i prepare(const Block& b) { return load32(b.qs); }
+  static __m256i dot(__m256i w, __m256i x, int) {
+    return widen_pairs(_mm256_maddubs_epi16(_mm256_sign_epi8(w, w), _mm256_sign_epi8(x, w)));
+  }
+};
+
+template <class D>
+struct Q8FamilyAvx2 {
+  static constexpr int kRows = 4;
+  static constexpr int kTokens = 4;
+  static constexpr int kDecodeRows = 4;
+
+  template <int R, int T>
+  static void run(const WeightMatrix& w, const PackedActivations& x, int64_t r0, int64_t t0,
+                  float* y, int64_t y_stride) {
+    const float* f16 = f16_table();
+    const typename D::Block* rows[R];
+    for (int r = 0; r < R; ++r) {
+      rows[r] = reinterpret_cast<const typename D::Block*>(static_cast<const uint8_t*>(w.data) +
+                                                           (r0 + r) * w.row_stride);
+    }
+    const BlockQ8_0* xs[T];
+    const int16_t* sums[T];
+    for (int t = 0; t < T; ++t) {
+      xs[t] = reinterpret_cast<const BlockQ8_0*>(x.row(t0 + t));
+      sums[t] = x.block_sums(t0 + t);
+    }
+    __m256 acc[R][T];
+    for (int r = 0; r < R; ++r) {
+      for (int t = 0; t < T; ++t) acc[r][t] = _mm256_setzero_ps();
+    }
+    for (int64_t b = 0; b < w.cols / kQK; ++b) {
+      __m256i xq[T];
+      float dx[T];
+      for (int t = 0; t < T; ++t) {
+        xq[t] = load32(xs[t][b].qs);
+        dx[t] = f16[xs[t][b].d];
+      }
+      for (int r = 0; r < R; ++r) {
+        const __m256i wq = D::prepare(rows[r][b]);
+        const float dw = f16[rows[r][b].d];
+        for (int t = 0; t < T; ++t) {
+          const __m256i dot = D::dot(wq, xq[t], sums[t][b]);
+          acc[r][t] =
+              _mm256_fmadd_ps(_mm256_cvtepi32_ps(dot), _mm256_set1_ps(dw * dx[t]), acc[r][t]);
+        }
+      }
+    }
+    for (int t = 0; t < T; ++t) {
+      for (int r = 0; r < R; ++r) {
+        const __m128 s4 =
+            _mm_add_ps(_mm256_castps256_ps128(acc[r][t]), _mm256_extractf128_ps(acc[r][t], 1));
+        const __m128 s2 = _mm_add_ps(s4, _mm_movehl_ps(s4, s4));
+        y[(t0 + t) * y_stride + r0 + r] = _mm_cvtss_f32(_mm_add_ss(s2, _mm_movehdup_ps(s2)));
+      }
+    }
+  }
+};
+
+}  // namespace
+
+void q4_0_tile_avx2(const WeightMatrix& w, const PackedActivations& x, TileRange range, float* y,
+                    int64_t y_stride) {
+  run_tile<Q8FamilyAvx2<Q4_0Dot>>(w, x, range, y, y_stride);
+}
+
+void q8_0_tile_avx2(const WeightMatrix& w, const PackedActivations& x, TileRange range, float* y,
+                    int64_t y_stride) {
+  run_tile<Q8FamilyAvx2<Q8_0Dot>>(w, x, range, y, y_stride);
+}
+
+}  // namespace ingot::kernels

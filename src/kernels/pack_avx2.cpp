@@ -1,0 +1,81 @@
+// AVX2 activation packers, bit-identical to the scalar references in
+// activation_pack.cpp: vcvtps2dq rounds half to even like nearbyint, and
+// vcvtps2ph rounds like f32_to_f16.
+#include <immintrin.h>
+
+#include "kernels/block_formats.h"
+#include "kernels/matmul_kernels_avx2.h"
+
+namespace ingot::kernels {
+namespace {
+
+uint16_t to_f16(float f) {
+  return static_cast<uint16_t>(_cvtss_sh(f, _MM_FROUND_TO_NEAREST_INT));
+}
+
+float hmax(__m256 v) {
+  __m128 m = _mm_max_ps(_mm256_castps256_ps128(v), _mm256_extractf128_ps(v, 1));
+  m = _mm_max_ps(m, _mm_movehl_ps(m, m));
+  m = _mm_max_ss(m, _mm_movehdup_ps(m));
+  return _mm_cvtss_f32(m);
+}
+
+// Quantizes one 32-element block with d = amax / 127; returns sum(qs).
+int pack_q8_block(const float* x, int8_t* qs, float* d_out) {
+  const __m256 sign = _mm256_set1_ps(-0.0f);
+  __m256 v[4];
+  __m256 amax = _mm256_setzero_ps();
+  for (int i = 0; i < 4; ++i) {
+    v[i] = _mm256_loadu_ps(x + 8 * i);
+    amax = _mm256_max_ps(amax, _mm256_andnot_ps(sign, v[i]));
+  }
+  const float max = hmax(amax);
+  *d_out = max / 127.f;
+  const __m256 id = _mm256_set1_ps(max != 0.0f ? 127.f / max : 0.0f);
+  __m256i q[4];
+  for (int i = 0; i < 4; ++i) q[i] = _mm256_cvtps_epi32(_mm256_mul_ps(v[i], id));
+  // packs interleaves 128-bit lanes; the permute restores element order.
+  const __m256i q16a = _mm256_packs_epi32(q[0], q[1]);
+  const __m256i q16b = _mm256_packs_epi32(q[2], q[3]);
+  const __m256i q8 = _mm256_permutevar8x32_epi32(_mm256_packs_epi16(q16a, q16b),
+                                                 _mm256_setr_epi32(0, 4, 1, 5, 2, 6, 3, 7));
+  _mm256_storeu_si256(reinterpret_cast<__m256i*>(qs), q8);
+  const __m256i s = _mm256_add_epi32(_mm256_add_epi32(q[0], q[1]), _mm256_add_epi32(q[2], q[3]));
+  __m128i s4 = _mm_add_epi32(_mm256_castsi256_si128(s), _mm256_extracti128_si256(s, 1));
+  s4 = _mm_add_epi32(s4, _mm_shuffle_epi32(s4, 0x4e));
+  s4 = _mm_add_epi32(s4, _mm_shuffle_epi32(s4, 0xb1));
+  return _mm_cvtsi128_si32(s4);
+}
+
+}  // namespace
+
+void pack_q8_0_avx2(const float* x, void* dst, int64_t n) {
+  auto* y = static_cast<BlockQ8_0*>(dst);
+  for (int64_t b = 0; b < n / kQK; ++b) {
+    float d;
+    pack_q8_block(x + b * kQK, y[b].qs, &d);
+    y[b].d = to_f16(d);
+  }
+}
+
+void pack_q8_1_avx2(const float* x, void* dst, int64_t n) {
+  auto* y = static_cast<BlockQ8_1*>(dst);
+  for (int64_t b = 0; b < n / kQK; ++b) {
+    float d;
+    const int sum = pack_q8_block(x + b * kQK, y[b].qs, &d);
+    y[b].d = to_f16(d);
+    y[b].s = to_f16(d * static_cast<float>(sum));
+  }
+}
+
+void pack_f16_avx2(const float* x, void* dst, int64_t n) {
+  auto* y = static_cast<uint16_t*>(dst);
+  int64_t i = 0;
+  for (; i + 8 <= n; i += 8) {
+    _mm_storeu_si128(reinterpret_cast<__m128i*>(y + i),
+                     _mm256_cvtps_ph(_mm256_loadu_ps(x + i), _MM_FROUND_TO_NEAREST_INT));
+  }
+  for (; i < n; ++i) y[i] = to_f16(x[i]);
+}
+
+}  // namespace ingot::kernels
