@@ -21,6 +21,14 @@ constexpr std::string_view kQwen2Words =
     "(?:'[sS]|'[tT]|'[rR][eE]|'[vV][eE]|'[mM]|'[lL][lL]|'[dD])|[^\\r\\n\\p{L}\\p{N}]?\\p{L}+|"
     "\\p{N}| ?[^\\s\\p{L}\\p{N}]+[\\r\\n]*|\\s*[\\r\\n]+|\\s+(?!\\S)|\\s+";
 
+// Mistral's Tekken in llama.cpp's form: a word is optional "upper" letters
+// then "lower" ones (or the reverse), where upper means any letter but a-z
+// and lower any letter but A-Z, so camelCase splits at each capital.
+constexpr std::string_view kTekkenWords =
+    "[^\\r\\n\\p{L}\\p{N}]?((?=[\\p{L}])([^a-z]))*((?=[\\p{L}])([^A-Z]))+|"
+    "[^\\r\\n\\p{L}\\p{N}]?((?=[\\p{L}])([^a-z]))+((?=[\\p{L}])([^A-Z]))*|"
+    "\\p{N}| ?[^\\s\\p{L}\\p{N}]+[\\r\\n/]*|\\s*[\\r\\n]+|\\s+(?!\\S)|\\s+";
+
 // DeepSeek LLM's cased-letter class (Latin, Greek, Cyrillic, Armenian,
 // Georgian, Cherokee, Glagolitic, Coptic, Deseret, ... as in its tokenizer).
 constexpr std::string_view kDeepseekLetters =
@@ -56,10 +64,12 @@ struct Preset {
   bool ignore_merges = false;
 };
 
-const std::array<Preset, 8>& presets() {
-  static const std::array<Preset, 8> table = {{
+const std::array<Preset, 10>& presets() {
+  static const std::array<Preset, 10> table = {{
       {{"default"}, {"[\\p{P}\\$\\+<=>\\^~\\|]+", kGpt2Words, "\\p{N}+", "[0-9][0-9][0-9]"}},
       {{"llama3", "llama-v3", "llama-bpe", "falcon3", "pixtral"}, {kLlama3Words}, true},
+      {{"dbrx", "smaug-bpe"}, {kLlama3Words}},
+      {{"tekken"}, {kTekkenWords}, true},
       {{"qwen2", "deepseek-r1-qwen", "megrez"}, {kQwen2Words}},
       {{"gpt-2", "phi-2", "jina-es", "jina-de", "jina-v1-en", "jina-v2-es", "jina-v2-de",
         "jina-v2-code", "roberta-bpe", "mpt", "olmo", "jais"},

@@ -37,7 +37,7 @@ bool split_merge(std::string_view merge, std::string_view& left, std::string_vie
 // Pre-tokenizers whose models expect a BOS token unless the file says otherwise.
 bool pre_tokenizer_adds_bos(std::string_view pre) {
   return pre == "llama3" || pre == "llama-v3" || pre == "llama-bpe" || pre == "falcon3" ||
-         pre == "pixtral";
+         pre == "pixtral" || pre == "tekken";
 }
 
 }  // namespace

@@ -93,6 +93,14 @@ TEST(PreTokenizer, Llama3SplitsDigitsInThreesAndSpacesBeforeWords) {
             (std::vector<std::string_view>{"Hello", " world", " ", " ", "123", "456", "\n\n"}));
 }
 
+TEST(PreTokenizer, TekkenSplitsCamelCaseAndSingleDigits) {
+  auto pre = PreTokenizer::create("tekken");
+  ASSERT_TRUE(pre.ok()) << pre.error().describe();
+  EXPECT_TRUE(pre->ignore_merges());
+  EXPECT_EQ(pre->split("HelloWorld 42"),
+            (std::vector<std::string_view>{"Hello", "World", " ", "4", "2"}));
+}
+
 TEST(PreTokenizer, EveryPresetCompilesAndCoversItsInput) {
   const std::string text = "Hi y'all 1234 ünï 日本語 \t\n x+=1; // 😀  \xC2\x85 end ";
   for (std::string_view name : pre_tokenizer_names()) {
