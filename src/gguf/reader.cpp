@@ -69,8 +69,9 @@ class Parser {
 
   Result<Header> header() {
     auto magic = in_.read<uint32_t>();
-    if (!magic || *magic != kMagic)
+    if (!magic || *magic != kMagic) {
       return invalid_format("not a GGUF file: it does not start with \"GGUF\"");
+    }
     auto version = in_.read<uint32_t>();
     if (!version) return truncated("the version");
     INGOT_RETURN_IF_ERROR(check_version(*version));

@@ -1,6 +1,8 @@
 #pragma once
 // The model shapes ingot-synth can write: real models' hyperparameters
 // (Qwen2.5-0.5B, Qwen3-0.6B, Llama-3.2-1B) and small ones for tests.
+// Llama 3.2's long-context RoPE scaling (its rope_freqs.weight factors) is
+// left out: the synthetic llama uses plain RoPE at base 500000.
 
 #include <cstdint>
 #include <optional>
