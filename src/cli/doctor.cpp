@@ -12,12 +12,12 @@
 #include "cli/commands.h"
 #include "gguf/reader.h"
 #include "gguf/summary.h"
+#include "model/architecture.h"
+#include "model/model_config.h"
 
 namespace ingot::cli {
 namespace {
 
-// The architectures the model layer implements.
-constexpr std::string_view kSupportedArchitectures[] = {"llama", "qwen2", "qwen3"};
 constexpr uint64_t kFallbackContext = 4096;
 
 struct DoctorOptions {
@@ -33,19 +33,16 @@ struct Plan {
   std::optional<uint64_t> kv_cache_bytes;
 };
 
-bool is_supported_architecture(std::string_view name) {
-  for (std::string_view supported : kSupportedArchitectures) {
-    if (supported == name) return true;
-  }
-  return false;
-}
-
 // Everything that stops ingot from running the file, one line each.
-std::vector<std::string> blockers(const gguf::FileSummary& s) {
+// The model layer decides which architectures run and which metadata they
+// need; the file's tensor types are checked against the kernels' table.
+std::vector<std::string> blockers(const gguf::GgufFile& file, const gguf::FileSummary& s) {
   std::vector<std::string> found;
-  if (!is_supported_architecture(s.architecture)) {
-    found.push_back(fmt::format("architecture '{}' is not supported (ingot runs {})",
-                                s.architecture, fmt::join(kSupportedArchitectures, ", ")));
+  if (!model::find_architecture(s.architecture)) {
+    found.push_back(fmt::format("architecture '{}' is not supported", s.architecture));
+  } else if (auto config = model::ModelConfig::from_gguf(file); !config.ok()) {
+    found.push_back("its metadata does not describe a model ingot can build: " +
+                    config.error().describe());
   }
   for (const auto& [type, count] : s.tensor_types) {
     if (kernels::element_type_info(type).supported) continue;
@@ -53,9 +50,6 @@ std::vector<std::string> blockers(const gguf::FileSummary& s) {
                                 kernels::element_type_name(type), count.tensors, count.example));
   }
   if (s.tensor_types.empty()) found.push_back("the file holds no tensors (a vocabulary only)");
-  if (!s.block_count || !s.head_count || !s.embedding_length) {
-    found.push_back("block_count, head_count or embedding_length is missing from the metadata");
-  }
   if (s.vocabulary_size == 0) found.push_back("the file holds no vocabulary");
   return found;
 }
@@ -194,7 +188,7 @@ int run_doctor(const DoctorOptions& options) {
   Plan plan{options.context, options.parallel, std::nullopt};
   if (plan.context == 0) plan.context = summary.context_length.value_or(kFallbackContext);
   plan.kv_cache_bytes = summary.kv_cache_bytes(plan.context, plan.parallel);
-  std::vector<std::string> problems = blockers(summary);
+  std::vector<std::string> problems = blockers(*file, summary);
   if (options.json) {
     print_json(options, summary, plan, problems);
   } else {

@@ -120,6 +120,21 @@ TEST(Doctor, TextOutputStatesTheVerdict) {
   EXPECT_NE(result.out.find("128256 tokens"), std::string::npos) << result.out;
 }
 
+TEST(Doctor, IncompleteMetadataIsNotRunnable) {
+  INGOT_REQUIRE_SHARED();
+  // A llama vocabulary file: a supported architecture, but no tensors.
+  CommandResult result =
+      run_command({ingot_binary(), "doctor", "--json", "--model",
+                   shared_path("fixtures/tokenizer/ggml-vocab-llama-spm.gguf").string()});
+  EXPECT_EQ(result.exit_code, 2);
+  json facts = json::parse(result.out, nullptr, false);
+  ASSERT_TRUE(facts.is_object()) << result.out;
+  EXPECT_EQ(facts["runnable"], false);
+  EXPECT_EQ(facts["architecture"], "llama");
+  EXPECT_EQ(facts["vocabulary"]["size"], 32000);
+  EXPECT_FALSE(facts["problems"].empty());
+}
+
 TEST(Doctor, InvalidFileExitsOneWithAOneLineReason) {
   std::string path = (temp_dir() / "not-a-model.gguf").string();
   std::ofstream(path) << "this is not a model";
