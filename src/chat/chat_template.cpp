@@ -1,0 +1,78 @@
+#include "chat/chat_template.h"
+
+#include "chat/jinja/json_convert.h"
+
+namespace ingot::chat {
+namespace {
+
+void parse_tool_call_arguments(nlohmann::ordered_json& message) {
+  auto calls = message.find("tool_calls");
+  if (calls == message.end() || !calls->is_array()) return;
+  for (auto& call : *calls) {
+    if (!call.is_object()) continue;
+    auto function = call.find("function");
+    if (function == call.end() || !function->is_object()) continue;
+    auto arguments = function->find("arguments");
+    if (arguments == function->end() || !arguments->is_string()) continue;
+    nlohmann::ordered_json parsed =
+        nlohmann::ordered_json::parse(arguments->get_ref<const std::string&>(), nullptr, false);
+    if (!parsed.is_discarded()) *arguments = std::move(parsed);
+  }
+}
+
+}  // namespace
+
+nlohmann::ordered_json normalize_messages(const nlohmann::ordered_json& messages) {
+  nlohmann::ordered_json out = messages;
+  if (!out.is_array()) return out;
+  for (auto& message : out) {
+    if (message.is_object()) parse_tool_call_arguments(message);
+  }
+  return out;
+}
+
+nlohmann::ordered_json chat_template_context(const ChatPromptInput& input) {
+  nlohmann::ordered_json context = nlohmann::ordered_json::object();
+  context["messages"] = normalize_messages(input.messages);
+  context["tools"] = input.tools.is_array() ? input.tools : nlohmann::ordered_json();
+  context["documents"] = nullptr;
+  context["add_generation_prompt"] = input.add_generation_prompt;
+  context["bos_token"] = input.bos_token;
+  context["eos_token"] = input.eos_token;
+  if (input.extra_kwargs.is_object()) {
+    for (auto it = input.extra_kwargs.begin(); it != input.extra_kwargs.end(); ++it) {
+      context[it.key()] = it.value();
+    }
+  }
+  return context;
+}
+
+Result<ChatTemplate> ChatTemplate::parse(std::string_view source) {
+  Result<jinja::Template> parsed = jinja::Template::parse(source);
+  if (!parsed.ok()) {
+    Error error = parsed.error();
+    error.add_context("while parsing the chat template");
+    return error;
+  }
+  return ChatTemplate(std::move(parsed).value());
+}
+
+Result<std::string> ChatTemplate::render(const ChatPromptInput& input) const {
+  nlohmann::ordered_json context = chat_template_context(input);
+  jinja::Variables variables;
+  variables.reserve(context.size());
+  for (auto it = context.begin(); it != context.end(); ++it) {
+    variables.emplace_back(it.key(), jinja::value_from_json(it.value()));
+  }
+  jinja::RenderOptions options;
+  options.fixed_now = input.fixed_now;
+  return template_.render(variables, options);
+}
+
+Result<std::string> render_chat_prompt(std::string_view template_source,
+                                       const ChatPromptInput& input) {
+  INGOT_ASSIGN_OR_RETURN(ChatTemplate chat_template, ChatTemplate::parse(template_source));
+  return chat_template.render(input);
+}
+
+}  // namespace ingot::chat
