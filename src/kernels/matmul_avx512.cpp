@@ -12,12 +12,22 @@ TileKernel avx512_tile_kernel(ElementType type) {
       return f16_tile_avx512;
     case ElementType::kQ4_0:
       return q4_0_tile_avx512;
+    case ElementType::kQ4_1:
+      return q4_1_tile_avx512;
     case ElementType::kQ5_0:
       return q5_0_tile_avx512;
+    case ElementType::kQ5_1:
+      return q5_1_tile_avx512;
     case ElementType::kQ8_0:
       return q8_0_tile_avx512;
     case ElementType::kQ4_K:
       return q4_k_tile_avx512;
+    case ElementType::kQ2_K:
+      return q2_k_tile_avx512;
+    case ElementType::kQ3_K:
+      return q3_k_tile_avx512;
+    case ElementType::kQ5_K:
+      return q5_k_tile_avx512;
     case ElementType::kQ6_K:
       return q6_k_tile_avx512;
     default:

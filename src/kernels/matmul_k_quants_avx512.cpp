@@ -39,6 +39,36 @@ const Block* weight_row(const WeightMatrix& w, int64_t r) {
   return reinterpret_cast<const Block*>(static_cast<const uint8_t*>(w.data) + r * w.row_stride);
 }
 
+// The 64 quants of sub-blocks 2c and 2c+1 of a Q4_K block, as bytes.
+struct Q4KWeights {
+  using Block = BlockQ4_K;
+  static __m512i chunk(const Block& blk, int c) {
+    const __m256i q = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(blk.qs + 32 * c));
+    const __m256i nibble = _mm256_set1_epi8(0x0f);
+    return _mm512_inserti64x4(_mm512_castsi256_si512(_mm256_and_si256(q, nibble)),
+                              _mm256_and_si256(_mm256_srli_epi16(q, 4), nibble), 1);
+  }
+};
+
+// Q5_K: Q4_K's nibbles plus bit s of qh[l] as the fifth bit of sub-block s.
+struct Q5KWeights {
+  using Block = BlockQ5_K;
+  static __m512i chunk(const Block& blk, int c) {
+    const __m256i q = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(blk.qs + 32 * c));
+    const __m256i nibble = _mm256_set1_epi8(0x0f);
+    const __m512i low = _mm512_inserti64x4(_mm512_castsi256_si512(_mm256_and_si256(q, nibble)),
+                                           _mm256_and_si256(_mm256_srli_epi16(q, 4), nibble), 1);
+    const __m256i qh = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(blk.qh));
+    const __m512i both = _mm512_inserti64x4(_mm512_castsi256_si512(qh), qh, 1);
+    // Word shifts are safe: only bit 0 of each byte survives the mask.
+    const __m512i shifts = _mm512_inserti64x4(_mm512_set1_epi16(static_cast<short>(2 * c)),
+                                              _mm256_set1_epi16(static_cast<short>(2 * c + 1)), 1);
+    const __m512i bit = _mm512_and_si512(_mm512_srlv_epi16(both, shifts), _mm512_set1_epi8(1));
+    return _mm512_or_si512(low, _mm512_slli_epi16(bit, 4));
+  }
+};
+
+template <class W>
 struct Q4KKernel {
   static constexpr int kRows = 4;
   static constexpr int kTokens = 4;
@@ -48,15 +78,15 @@ struct Q4KKernel {
   static void run(const WeightMatrix& w, const PackedActivations& x, int64_t r0, int64_t t0,
                   float* y, int64_t y_stride) {
     const float* f16 = f16_table();
-    const BlockQ4_K* rows[R];
-    for (int r = 0; r < R; ++r) rows[r] = weight_row<BlockQ4_K>(w, r0 + r);
+    using Block = typename W::Block;
+    const Block* rows[R];
+    for (int r = 0; r < R; ++r) rows[r] = weight_row<Block>(w, r0 + r);
     const BlockQ8_K* xs[T];
     for (int t = 0; t < T; ++t) xs[t] = reinterpret_cast<const BlockQ8_K*>(x.row(t0 + t));
     __m512 acc[R][T];
     for (int r = 0; r < R; ++r) {
       for (int t = 0; t < T; ++t) acc[r][t] = _mm512_setzero_ps();
     }
-    const __m256i nibble = _mm256_set1_epi8(0x0f);
     for (int64_t b = 0; b < w.cols / kQK_K; ++b) {
       // Activation side: the 8 sub-block (32-element) sums, from bsums.
       __m128i xsum[T];
@@ -66,7 +96,7 @@ struct Q4KKernel {
         xsum[t] = _mm_hadd_epi16(lo, hi);
       }
       for (int r = 0; r < R; ++r) {
-        const BlockQ4_K& blk = rows[r][b];
+        const Block& blk = rows[r][b];
         const uint32_t a = load_u32(blk.scales), m = load_u32(blk.scales + 4),
                        c = load_u32(blk.scales + 8);
         const uint64_t scales =
@@ -81,11 +111,7 @@ struct Q4KKernel {
         __m512i isum[T];
         for (int t = 0; t < T; ++t) isum[t] = _mm512_setzero_si512();
         for (int chunk = 0; chunk < 4; ++chunk) {
-          const __m256i q =
-              _mm256_loadu_si256(reinterpret_cast<const __m256i*>(blk.qs + 32 * chunk));
-          const __m512i wq =
-              _mm512_inserti64x4(_mm512_castsi256_si512(_mm256_and_si256(q, nibble)),
-                                 _mm256_and_si256(_mm256_srli_epi16(q, 4), nibble), 1);
+          const __m512i wq = W::chunk(blk, chunk);
           const __m512i sc = spread_words(scale_words, 2 * chunk, 16);
           for (int t = 0; t < T; ++t) {
             const __m512i xq = _mm512_loadu_si512(xs[t][b].qs + 64 * chunk);
@@ -184,7 +210,12 @@ struct Q6KKernel {
 
 void q4_k_tile_avx512(const WeightMatrix& w, const PackedActivations& x, TileRange range, float* y,
                       int64_t y_stride) {
-  run_tile<Q4KKernel>(w, x, range, y, y_stride);
+  run_tile<Q4KKernel<Q4KWeights>>(w, x, range, y, y_stride);
+}
+
+void q5_k_tile_avx512(const WeightMatrix& w, const PackedActivations& x, TileRange range, float* y,
+                      int64_t y_stride) {
+  run_tile<Q4KKernel<Q5KWeights>>(w, x, range, y, y_stride);
 }
 
 void q6_k_tile_avx512(const WeightMatrix& w, const PackedActivations& x, TileRange range, float* y,

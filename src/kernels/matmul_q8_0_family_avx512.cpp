@@ -1,5 +1,5 @@
-// AVX-512 VNNI kernels for the weight types whose dot product runs against
-// Q8_0 activations: Q4_0, Q5_0 and Q8_0. Each step takes two 32-element
+// AVX-512 VNNI kernels for the 32-element block types: Q4_0, Q5_0 and Q8_0
+// against Q8_0 activations, Q4_1 and Q5_1 against Q8_1. Each step takes two 32-element
 // blocks as one 64-byte vector. vpdpbusd multiplies unsigned weight bytes
 // by signed activation bytes, so weights enter as q + offset (Q4_0's and
 // Q5_0's stored values already are; Q8_0 flips the sign bit to add 128) and
@@ -81,6 +81,8 @@ inline __m512i nibbles_pair(const uint8_t* qs0, const uint8_t* qs1) {
 
 struct Q4_0Weights {
   using Block = BlockQ4_0;
+  using XBlock = BlockQ8_0;
+  static constexpr bool kHasMin = false;
   static constexpr int kOffset = 8;
   static constexpr Order kOrder = Order::kNibble;
   template <bool kPair>
@@ -91,6 +93,8 @@ struct Q4_0Weights {
 
 struct Q5_0Weights {
   using Block = BlockQ5_0;
+  using XBlock = BlockQ8_0;
+  static constexpr bool kHasMin = false;
   static constexpr int kOffset = 16;
   static constexpr Order kOrder = Order::kNibble;
   template <bool kPair>
@@ -109,12 +113,47 @@ struct Q5_0Weights {
 
 struct Q8_0Weights {
   using Block = BlockQ8_0;
+  using XBlock = BlockQ8_0;
+  static constexpr bool kHasMin = false;
   static constexpr int kOffset = 128;
   static constexpr Order kOrder = Order::kNatural;
   template <bool kPair>
   static __m512i load(const Block* b) {
     const __m512i q = load_pair<Order::kNatural, kPair>(b[0].qs, kPair ? b[1].qs : nullptr);
     return _mm512_xor_si512(q, _mm512_set1_epi8(static_cast<char>(0x80)));
+  }
+};
+
+// Q4_1 and Q5_1 quants are unsigned with no offset; their min m enters as
+// m * s with Q8_1's s = d_x * sum(x), spread over the block's 8 lanes.
+struct Q4_1Weights {
+  using Block = BlockQ4_1;
+  using XBlock = BlockQ8_1;
+  static constexpr bool kHasMin = true;
+  static constexpr int kOffset = 0;
+  static constexpr Order kOrder = Order::kNibble;
+  template <bool kPair>
+  static __m512i load(const Block* b) {
+    return nibbles_pair<kPair>(b[0].qs, kPair ? b[1].qs : nullptr);
+  }
+};
+
+struct Q5_1Weights {
+  using Block = BlockQ5_1;
+  using XBlock = BlockQ8_1;
+  static constexpr bool kHasMin = true;
+  static constexpr int kOffset = 0;
+  static constexpr Order kOrder = Order::kNibble;
+  template <bool kPair>
+  static __m512i load(const Block* b) {
+    uint32_t qh0, qh1 = 0;
+    std::memcpy(&qh0, b[0].qh, 4);
+    if (kPair) std::memcpy(&qh1, b[1].qh, 4);
+    const __mmask64 fifth_bits = (qh0 & 0xffffu) | ((qh1 & 0xffffu) << 16) |
+                                 (static_cast<uint64_t>(qh0 >> 16) << 32) |
+                                 (static_cast<uint64_t>(qh1 >> 16) << 48);
+    return _mm512_or_si512(nibbles_pair<kPair>(b[0].qs, kPair ? b[1].qs : nullptr),
+                           _mm512_maskz_set1_epi8(fifth_bits, 0x10));
   }
 };
 
@@ -125,26 +164,37 @@ struct Q8Family {
   static constexpr int kDecodeRows = 4;
   static constexpr Order kOrder = W::kOrder;
 
+  using XBlock = typename W::XBlock;
+
   template <int R, int T, bool kPair>
   static inline void step(const float* f16, const typename W::Block* const* rows,
-                          const BlockQ8_0* const* xs, const int16_t* const* sums, int64_t b,
+                          const XBlock* const* xs, const int16_t* const* sums, int64_t b,
                           __m512 (&acc)[R][T]) {
     __m512i xq[T], seed[T];
-    __m512 dx[T];
+    __m512 dx[T], sx[T];
     for (int t = 0; t < T; ++t) {
-      const BlockQ8_0* xb = xs[t] + b;
+      const XBlock* xb = xs[t] + b;
       xq[t] = load_pair<kOrder, kPair>(xb[0].qs, kPair ? xb[1].qs : nullptr);
       dx[t] = scale_pair<kOrder, kPair>(f16, xb[0].d, kPair ? xb[1].d : 0);
-      seed[t] = seed_pair<kOrder, kPair>(-W::kOffset * sums[t][b],
-                                         kPair ? -W::kOffset * sums[t][b + 1] : 0);
+      if constexpr (W::kHasMin) {
+        seed[t] = _mm512_setzero_si512();
+        sx[t] = _mm512_mul_ps(scale_pair<kOrder, kPair>(f16, xb[0].s, kPair ? xb[1].s : 0),
+                              _mm512_set1_ps(0.125f));
+      } else {
+        seed[t] = seed_pair<kOrder, kPair>(-W::kOffset * sums[t][b],
+                                           kPair ? -W::kOffset * sums[t][b + 1] : 0);
+      }
     }
     for (int r = 0; r < R; ++r) {
       const typename W::Block* wb = rows[r] + b;
       const __m512i wq = W::template load<kPair>(wb);
       const __m512 dw = scale_pair<kOrder, kPair>(f16, wb[0].d, kPair ? wb[1].d : 0);
+      __m512 mw;
+      if constexpr (W::kHasMin) mw = scale_pair<kOrder, kPair>(f16, wb[0].m, kPair ? wb[1].m : 0);
       for (int t = 0; t < T; ++t) {
         const __m512i dot = _mm512_dpbusd_epi32(seed[t], wq, xq[t]);
         acc[r][t] = _mm512_fmadd_ps(_mm512_cvtepi32_ps(dot), _mm512_mul_ps(dw, dx[t]), acc[r][t]);
+        if constexpr (W::kHasMin) acc[r][t] = _mm512_fmadd_ps(mw, sx[t], acc[r][t]);
       }
     }
   }
@@ -158,10 +208,10 @@ struct Q8Family {
       rows[r] = reinterpret_cast<const typename W::Block*>(static_cast<const uint8_t*>(w.data) +
                                                            (r0 + r) * w.row_stride);
     }
-    const BlockQ8_0* xs[T];
+    const XBlock* xs[T];
     const int16_t* sums[T];
     for (int t = 0; t < T; ++t) {
-      xs[t] = reinterpret_cast<const BlockQ8_0*>(x.row(t0 + t));
+      xs[t] = reinterpret_cast<const XBlock*>(x.row(t0 + t));
       sums[t] = x.block_sums(t0 + t);
     }
     __m512 acc[R][T];
@@ -190,6 +240,16 @@ void q4_0_tile_avx512(const WeightMatrix& w, const PackedActivations& x, TileRan
 void q5_0_tile_avx512(const WeightMatrix& w, const PackedActivations& x, TileRange range, float* y,
                       int64_t y_stride) {
   run_tile<Q8Family<Q5_0Weights>>(w, x, range, y, y_stride);
+}
+
+void q4_1_tile_avx512(const WeightMatrix& w, const PackedActivations& x, TileRange range, float* y,
+                      int64_t y_stride) {
+  run_tile<Q8Family<Q4_1Weights>>(w, x, range, y, y_stride);
+}
+
+void q5_1_tile_avx512(const WeightMatrix& w, const PackedActivations& x, TileRange range, float* y,
+                      int64_t y_stride) {
+  run_tile<Q8Family<Q5_1Weights>>(w, x, range, y, y_stride);
 }
 
 void q8_0_tile_avx512(const WeightMatrix& w, const PackedActivations& x, TileRange range, float* y,

@@ -1,0 +1,172 @@
+// AVX-512 kernels for Q2_K and Q3_K weights against Q8_K activations.
+// Both store 2-bit values with byte l of each 32-byte group holding
+// element l of four consecutive 32-element runs; Q3_K adds a high bit from
+// hmask and signed 6-bit scales, Q2_K has 4-bit scales and mins. The quants
+// enter vpmaddubsw unsigned (Q3_K as q + 4, the 4 taken back out with the
+// activation block sums) and vpdpwssd applies each 16-element sub-block's
+// scale, as in matmul_k_quants_avx512.cpp.
+// GCC 12 flags the deliberately undefined lanes inside its own AVX-512
+// intrinsics as uninitialized.
+#pragma GCC diagnostic ignored "-Wmaybe-uninitialized"
+#pragma GCC diagnostic ignored "-Wuninitialized"
+#include <immintrin.h>
+
+#include <cstring>
+
+#include "kernels/block_formats.h"
+#include "kernels/f16_table.h"
+#include "kernels/matmul_kernels_avx512.h"
+#include "kernels/tile_loop.h"
+
+namespace ingot::kernels {
+namespace {
+
+uint32_t load_u32(const uint8_t* p) {
+  uint32_t v;
+  std::memcpy(&v, p, 4);
+  return v;
+}
+
+// Each of the 16-bit lanes k*8 .. k*8+7 gets word `first + k` of v.
+inline __m512i spread_scales(__m512i v, int first) {
+  const __m512i group =
+      _mm512_srli_epi16(_mm512_set_epi16(31, 30, 29, 28, 27, 26, 25, 24, 23, 22, 21, 20, 19, 18, 17,
+                                         16, 15, 14, 13, 12, 11, 10, 9, 8, 7, 6, 5, 4, 3, 2, 1, 0),
+                        3);
+  return _mm512_permutexvar_epi16(
+      _mm512_add_epi16(group, _mm512_set1_epi16(static_cast<short>(first))), v);
+}
+
+// The 2-bit values of runs 2p and 2p+1 of half h: 64 bytes in element order.
+inline __m512i two_bit_runs(const uint8_t* qs, int h, int p) {
+  const __m256i q = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(qs + 32 * h));
+  const __m512i both = _mm512_inserti64x4(_mm512_castsi256_si512(q), q, 1);
+  const __m512i shifts = _mm512_inserti64x4(_mm512_set1_epi16(static_cast<short>(4 * p)),
+                                            _mm256_set1_epi16(static_cast<short>(4 * p + 2)), 1);
+  return _mm512_and_si512(_mm512_srlv_epi16(both, shifts), _mm512_set1_epi8(3));
+}
+
+struct Q2KWeights {
+  using Block = BlockQ2_K;
+  static constexpr bool kHasMins = true;
+  static constexpr int kOffset = 0;
+  static __m256i scales(const Block& b) {
+    const __m128i bytes = _mm_loadu_si128(reinterpret_cast<const __m128i*>(b.scales));
+    return _mm256_cvtepu8_epi16(_mm_and_si128(bytes, _mm_set1_epi8(0x0f)));
+  }
+  static __m256i mins(const Block& b) {
+    const __m128i bytes = _mm_loadu_si128(reinterpret_cast<const __m128i*>(b.scales));
+    return _mm256_cvtepu8_epi16(_mm_and_si128(_mm_srli_epi16(bytes, 4), _mm_set1_epi8(0x0f)));
+  }
+  static __m512i runs(const Block& b, int h, int p) { return two_bit_runs(b.qs, h, p); }
+};
+
+struct Q3KWeights {
+  using Block = BlockQ3_K;
+  static constexpr bool kHasMins = false;
+  static constexpr int kOffset = 4;
+  // The 16 six-bit scales, unpacked as q3_k_scales does, minus their bias 32.
+  static __m256i scales(const Block& b) {
+    const uint32_t a0 = load_u32(b.scales), a1 = load_u32(b.scales + 4),
+                   hi = load_u32(b.scales + 8);
+    const uint32_t m4 = 0x0f0f0f0fu, m2 = 0x03030303u;
+    const __m128i packed =
+        _mm_setr_epi32(static_cast<int>((a0 & m4) | ((hi & m2) << 4)),
+                       static_cast<int>((a1 & m4) | (((hi >> 2) & m2) << 4)),
+                       static_cast<int>(((a0 >> 4) & m4) | (((hi >> 4) & m2) << 4)),
+                       static_cast<int>(((a1 >> 4) & m4) | (((hi >> 6) & m2) << 4)));
+    return _mm256_cvtepi8_epi16(_mm_sub_epi8(packed, _mm_set1_epi8(32)));
+  }
+  static __m256i mins(const Block&) { return _mm256_setzero_si256(); }
+  // q + 4 in 0..7: the high bit (bit 4h+j of hmask[l] for run j) adds 4.
+  static __m512i runs(const Block& b, int h, int p) {
+    const __m256i hm = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(b.hmask));
+    const __m512i both = _mm512_inserti64x4(_mm512_castsi256_si512(hm), hm, 1);
+    const __m512i shifts =
+        _mm512_inserti64x4(_mm512_set1_epi16(static_cast<short>(4 * h + 2 * p)),
+                           _mm256_set1_epi16(static_cast<short>(4 * h + 2 * p + 1)), 1);
+    const __m512i high = _mm512_and_si512(_mm512_srlv_epi16(both, shifts), _mm512_set1_epi8(1));
+    return _mm512_or_si512(two_bit_runs(b.qs, h, p), _mm512_slli_epi16(high, 2));
+  }
+};
+
+template <class W>
+struct LowBitKernel {
+  static constexpr int kRows = 4;
+  static constexpr int kTokens = 4;
+  static constexpr int kDecodeRows = 4;
+
+  template <int R, int T>
+  static void run(const WeightMatrix& w, const PackedActivations& x, int64_t r0, int64_t t0,
+                  float* y, int64_t y_stride) {
+    using Block = typename W::Block;
+    const float* f16 = f16_table();
+    const Block* rows[R];
+    for (int r = 0; r < R; ++r) {
+      rows[r] = reinterpret_cast<const Block*>(static_cast<const uint8_t*>(w.data) +
+                                               (r0 + r) * w.row_stride);
+    }
+    const BlockQ8_K* xs[T];
+    for (int t = 0; t < T; ++t) xs[t] = reinterpret_cast<const BlockQ8_K*>(x.row(t0 + t));
+    __m512 acc[R][T];
+    for (int r = 0; r < R; ++r) {
+      for (int t = 0; t < T; ++t) acc[r][t] = _mm512_setzero_ps();
+    }
+    for (int64_t b = 0; b < w.cols / kQK_K; ++b) {
+      for (int r = 0; r < R; ++r) {
+        const Block& blk = rows[r][b];
+        const __m256i scales = W::scales(blk);
+        const __m512i scales_wide = _mm512_castsi256_si512(scales);
+        __m512i isum[T];
+        __m256i min_sum[T];
+        for (int t = 0; t < T; ++t) {
+          const __m256i bsums =
+              _mm256_loadu_si256(reinterpret_cast<const __m256i*>(xs[t][b].bsums));
+          // Q3_K's +4 on every quant: subtract 4 * sum of scale * bsum.
+          isum[t] = _mm512_zextsi256_si512(
+              _mm256_mullo_epi32(_mm256_madd_epi16(scales, bsums), _mm256_set1_epi32(-W::kOffset)));
+          if constexpr (W::kHasMins) min_sum[t] = _mm256_madd_epi16(W::mins(blk), bsums);
+        }
+        for (int h = 0; h < 2; ++h) {
+          for (int p = 0; p < 2; ++p) {
+            const __m512i wq = W::runs(blk, h, p);
+            const __m512i sc = spread_scales(scales_wide, 8 * h + 4 * p);
+            for (int t = 0; t < T; ++t) {
+              const __m512i xq = _mm512_loadu_si512(xs[t][b].qs + 128 * h + 64 * p);
+              isum[t] = _mm512_dpwssd_epi32(isum[t], _mm512_maddubs_epi16(wq, xq), sc);
+            }
+          }
+        }
+        const float d = f16[blk.d];
+        for (int t = 0; t < T; ++t) {
+          const float dx = xs[t][b].d;
+          acc[r][t] =
+              _mm512_fmadd_ps(_mm512_cvtepi32_ps(isum[t]), _mm512_set1_ps(d * dx), acc[r][t]);
+          if constexpr (W::kHasMins) {
+            const __m512 mins = _mm512_cvtepi32_ps(_mm512_zextsi256_si512(min_sum[t]));
+            acc[r][t] = _mm512_fmadd_ps(mins, _mm512_set1_ps(-f16[blk.dmin] * dx), acc[r][t]);
+          }
+        }
+      }
+    }
+    for (int t = 0; t < T; ++t) {
+      for (int r = 0; r < R; ++r) {
+        y[(t0 + t) * y_stride + r0 + r] = _mm512_reduce_add_ps(acc[r][t]);
+      }
+    }
+  }
+};
+
+}  // namespace
+
+void q2_k_tile_avx512(const WeightMatrix& w, const PackedActivations& x, TileRange range, float* y,
+                      int64_t y_stride) {
+  run_tile<LowBitKernel<Q2KWeights>>(w, x, range, y, y_stride);
+}
+
+void q3_k_tile_avx512(const WeightMatrix& w, const PackedActivations& x, TileRange range, float* y,
+                      int64_t y_stride) {
+  run_tile<LowBitKernel<Q3KWeights>>(w, x, range, y, y_stride);
+}
+
+}  // namespace ingot::kernels
