@@ -3,7 +3,6 @@
 // here. A handler returns the process exit code.
 
 #include <CLI/CLI.hpp>
-
 #include <functional>
 
 namespace ingot::cli {
@@ -14,5 +13,7 @@ using CommandRegistrar = void (*)(CLI::App& app, int& exit_code);
 void register_version(CLI::App& app, int& exit_code);
 void register_doctor(CLI::App& app, int& exit_code);
 void register_tokenize(CLI::App& app, int& exit_code);
+void register_run(CLI::App& app, int& exit_code);
+void register_bench(CLI::App& app, int& exit_code);
 
 }  // namespace ingot::cli

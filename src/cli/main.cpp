@@ -18,6 +18,8 @@ int main(int argc, char** argv) {
            &ingot::cli::register_version,
            &ingot::cli::register_doctor,
            &ingot::cli::register_tokenize,
+           &ingot::cli::register_run,
+           &ingot::cli::register_bench,
        }) {
     registrar(app, exit_code);
   }

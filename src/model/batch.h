@@ -40,13 +40,14 @@ class Batch {
 };
 
 // The logits forward() returns: one row of n_vocab per entry that wanted
-// them, in entry order. Valid until the next forward().
+// them, in entry order. Valid until the next forward(); the caller may
+// modify them in place (samplers apply biases and penalties there).
 struct Logits {
-  const float* data = nullptr;
+  float* data = nullptr;
   int64_t n_rows = 0;
   int64_t n_vocab = 0;
 
-  const float* row(int64_t i) const { return data + i * n_vocab; }
+  float* row(int64_t i) const { return data + i * n_vocab; }
 };
 
 }  // namespace ingot::model
