@@ -14,6 +14,10 @@ TileKernel avx2_tile_kernel(ElementType type) {
       return q4_0_tile_avx2;
     case ElementType::kQ8_0:
       return q8_0_tile_avx2;
+    case ElementType::kQ4_K:
+      return q4_k_tile_avx2;
+    case ElementType::kQ6_K:
+      return q6_k_tile_avx2;
     default:
       return nullptr;
   }

@@ -10,6 +10,10 @@ void q4_0_tile_avx2(const WeightMatrix& w, const PackedActivations& x, TileRange
                     int64_t y_stride);
 void q8_0_tile_avx2(const WeightMatrix& w, const PackedActivations& x, TileRange range, float* y,
                     int64_t y_stride);
+void q4_k_tile_avx2(const WeightMatrix& w, const PackedActivations& x, TileRange range, float* y,
+                    int64_t y_stride);
+void q6_k_tile_avx2(const WeightMatrix& w, const PackedActivations& x, TileRange range, float* y,
+                    int64_t y_stride);
 void f16_tile_avx2(const WeightMatrix& w, const PackedActivations& x, TileRange range, float* y,
                    int64_t y_stride);
 void f32_tile_avx2(const WeightMatrix& w, const PackedActivations& x, TileRange range, float* y,

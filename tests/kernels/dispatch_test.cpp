@@ -38,7 +38,8 @@ TEST(Dispatch, SimdPathsCoverThePriorityTypes) {
         ElementType::kQ3_K, ElementType::kQ4_K, ElementType::kQ5_K, ElementType::kQ6_K}) {
     EXPECT_NE(avx512_tile_kernel(type), nullptr) << element_type_name(type);
   }
-  for (ElementType type : {ElementType::kQ4_0, ElementType::kQ8_0, ElementType::kF16}) {
+  for (ElementType type : {ElementType::kQ4_0, ElementType::kQ8_0, ElementType::kF16,
+                           ElementType::kQ4_K, ElementType::kQ6_K}) {
     EXPECT_NE(avx2_tile_kernel(type), nullptr) << element_type_name(type);
   }
 }
