@@ -1,6 +1,8 @@
 // Matmul kernel speed per weight type and path. Matvec (one token, decode)
 // is reported as weight bytes streamed per second; batched (prefill) as
-// multiply-adds per second. Shapes are a 1B model's 2048 x 8192 FFN matrix.
+// multiply-adds per second. Weights are 8192 columns by `rows` rows: 2048
+// (a 1B model's FFN matrix, streamed from memory) or 128 (L2-resident: the
+// kernel's compute speed without the memory wall).
 //
 //   build/release/bench/ingot_kernel_benchmarks --benchmark_filter=q4_0
 #include <benchmark/benchmark.h>
@@ -16,7 +18,6 @@
 namespace ingot::kernels {
 namespace {
 
-constexpr int64_t kRows = 2048;
 constexpr int64_t kCols = 8192;
 
 struct Fixture {
@@ -24,7 +25,7 @@ struct Fixture {
   WeightMatrix w;
   std::vector<float> input;
 
-  Fixture(ElementType type, int64_t tokens) {
+  Fixture(ElementType type, int64_t tokens, int64_t kRows) {
     std::mt19937 rng(1);
     std::normal_distribution<float> normal(0.0f, 1.0f);
     const size_t row_size = *row_bytes(type, kCols);
@@ -47,8 +48,9 @@ void run(benchmark::State& state, ElementType type, Isa isa) {
   }
   const int64_t tokens = state.range(0);
   const int threads = static_cast<int>(state.range(1));
+  const int64_t kRows = state.range(2);
   set_isa_override(isa);
-  Fixture f(type, tokens);
+  Fixture f(type, tokens, kRows);
   ThreadPool pool(threads);
   PackedActivations x;
   x.pack(f.input.data(), tokens, kCols, type, pool);
@@ -76,7 +78,13 @@ void register_all() {
           std::string(element_type_name(type)) + "/" + std::string(isa_name(isa));
       auto* b = benchmark::RegisterBenchmark(
           name.c_str(), [type, isa](benchmark::State& s) { run(s, type, isa); });
-      b->ArgNames({"tokens", "threads"})->Args({1, 1})->Args({1, 2})->Args({64, 2})->UseRealTime();
+      b->ArgNames({"tokens", "threads", "rows"})
+          ->Args({1, 1, 2048})
+          ->Args({1, 2, 2048})
+          ->Args({1, 1, 128})
+          ->Args({64, 1, 128})
+          ->Args({64, 2, 2048})
+          ->UseRealTime();
       b->Unit(benchmark::kMicrosecond);
     }
   }

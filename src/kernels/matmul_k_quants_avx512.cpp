@@ -27,11 +27,14 @@ uint32_t load_u32(const uint8_t* p) {
   return v;
 }
 
-// Each of the 16-bit lanes k*16 .. k*16+15 gets word `first + k` of v.
-inline __m512i spread_words(__m512i v, int first, int per_group) {
-  alignas(64) int16_t idx[32];
-  for (int i = 0; i < 32; ++i) idx[i] = static_cast<int16_t>(first + i / per_group);
-  return _mm512_permutexvar_epi16(_mm512_load_si512(idx), v);
+// The vpermw index giving 16-bit lane i word first + i / per_group (a
+// power of two): made once per call, outside the block loops.
+inline __m512i spread_index(int first, int per_group) {
+  const __m512i lane = _mm512_set_epi16(31, 30, 29, 28, 27, 26, 25, 24, 23, 22, 21, 20, 19, 18, 17,
+                                        16, 15, 14, 13, 12, 11, 10, 9, 8, 7, 6, 5, 4, 3, 2, 1, 0);
+  const int shift = per_group == 16 ? 4 : 3;
+  return _mm512_add_epi16(_mm512_srli_epi16(lane, shift),
+                          _mm512_set1_epi16(static_cast<short>(first)));
 }
 
 template <class Block>
@@ -87,6 +90,9 @@ struct Q4KKernel {
     for (int r = 0; r < R; ++r) {
       for (int t = 0; t < T; ++t) acc[r][t] = _mm512_setzero_ps();
     }
+    // Sub-block scales 2c and 2c+1, each over 16 lanes of 16-bit pairs.
+    const __m512i chunk_index[4] = {spread_index(0, 16), spread_index(2, 16), spread_index(4, 16),
+                                    spread_index(6, 16)};
     for (int64_t b = 0; b < w.cols / kQK_K; ++b) {
       // Activation side: the 8 sub-block (32-element) sums, from bsums.
       __m128i xsum[T];
@@ -112,7 +118,7 @@ struct Q4KKernel {
         for (int t = 0; t < T; ++t) isum[t] = _mm512_setzero_si512();
         for (int chunk = 0; chunk < 4; ++chunk) {
           const __m512i wq = W::chunk(blk, chunk);
-          const __m512i sc = spread_words(scale_words, 2 * chunk, 16);
+          const __m512i sc = _mm512_permutexvar_epi16(chunk_index[chunk], scale_words);
           for (int t = 0; t < T; ++t) {
             const __m512i xq = _mm512_loadu_si512(xs[t][b].qs + 64 * chunk);
             isum[t] = _mm512_dpwssd_epi32(isum[t], _mm512_maddubs_epi16(wq, xq), sc);
@@ -157,6 +163,9 @@ struct Q6KKernel {
     // Runs 0/1 take qh bit pairs 0/1 (<< 4, << 2); runs 2/3 pairs 2/3 (>> 0, >> 2).
     const __m512i shift_left = _mm512_inserti64x4(_mm512_set1_epi16(4), _mm256_set1_epi16(2), 1);
     const __m512i shift_right = _mm512_inserti64x4(_mm512_set1_epi16(0), _mm256_set1_epi16(2), 1);
+    // Sub-block scales 4k..4k+3, each over 8 lanes of 16-bit pairs.
+    const __m512i run_index[4] = {spread_index(0, 8), spread_index(4, 8), spread_index(8, 8),
+                                  spread_index(12, 8)};
     for (int64_t b = 0; b < w.cols / kQK_K; ++b) {
       for (int r = 0; r < R; ++r) {
         const BlockQ6_K& blk = rows[r][b];
@@ -183,8 +192,8 @@ struct Q6KKernel {
           const __m512i w23 =
               _mm512_or_si512(_mm512_and_si512(_mm512_srli_epi16(ql, 4), low_nibble),
                               _mm512_and_si512(_mm512_srlv_epi16(qh, shift_right), high_pair));
-          const __m512i sc01 = spread_words(scale_wide, 8 * half, 8);
-          const __m512i sc23 = spread_words(scale_wide, 8 * half + 4, 8);
+          const __m512i sc01 = _mm512_permutexvar_epi16(run_index[2 * half], scale_wide);
+          const __m512i sc23 = _mm512_permutexvar_epi16(run_index[2 * half + 1], scale_wide);
           for (int t = 0; t < T; ++t) {
             const int8_t* xq = xs[t][b].qs + 128 * half;
             isum[t] = _mm512_dpwssd_epi32(isum[t],

@@ -161,7 +161,7 @@ template <class W>
 struct Q8Family {
   static constexpr int kRows = 4;
   static constexpr int kTokens = 4;
-  static constexpr int kDecodeRows = 4;
+  static constexpr int kDecodeRows = 8;
   static constexpr Order kOrder = W::kOrder;
 
   using XBlock = typename W::XBlock;
