@@ -57,9 +57,11 @@ double min_term_rounding(const WeightMatrix& w, const uint8_t* w_row, const uint
 
 // Checks y against sum_i W[r][i] * X[t][i] in double precision, with W and
 // X the dequantized weights and packed activations: the kernels' integer
-// dot products make that exact up to float rounding.
+// dot products make that exact up to float rounding. And checks y against
+// the scalar reference path's y_scalar: the same integer sums, so only the
+// float summation order may differ.
 void expect_matches_dequantized(const WeightMatrix& w, const PackedActivations& x,
-                                const std::vector<float>& y) {
+                                const std::vector<float>& y, const std::vector<float>& y_scalar) {
   std::vector<float> w_row(w.cols), x_row(w.cols);
   for (int64_t t = 0; t < x.n_tokens(); ++t) {
     dequantize_row(x.packed_type(), x.row(t), x_row.data(), w.cols);
@@ -74,13 +76,15 @@ void expect_matches_dequantized(const WeightMatrix& w, const PackedActivations& 
       }
       ASSERT_NEAR(y[t * w.rows + r], sum, tolerance + 1e-4 * magnitude + 1e-6)
           << element_type_name(w.type) << " row " << r << " token " << t;
+      ASSERT_NEAR(y[t * w.rows + r], y_scalar[t * w.rows + r], 1e-5 * magnitude + 1e-6)
+          << element_type_name(w.type) << " vs scalar, row " << r << " token " << t;
     }
   }
 }
 
 class MatmulTest : public ::testing::TestWithParam<std::tuple<ElementType, Isa>> {};
 
-TEST_P(MatmulTest, MatchesDequantizedFloatDot) {
+TEST_P(MatmulTest, MatchesScalarAndDequantizedFloatDot) {
   const auto [type, isa] = GetParam();
   if (!isa_available(isa)) GTEST_SKIP() << isa_name(isa) << " is not available on this CPU";
   ScopedIsa scoped(isa);
@@ -99,7 +103,11 @@ TEST_P(MatmulTest, MatchesDequantizedFloatDot) {
       x.pack(input.data(), shape.tokens, cols, type, pool);
       std::vector<float> y(shape.tokens * shape.rows, NAN);
       matmul(w, x, y.data(), shape.rows, pool);
-      expect_matches_dequantized(w, x, y);
+      std::vector<float> y_scalar(y.size(), NAN);
+      set_isa_override(Isa::kScalar);
+      matmul(w, x, y_scalar.data(), shape.rows, pool);
+      set_isa_override(isa);
+      expect_matches_dequantized(w, x, y, y_scalar);
 
       std::vector<float> y_direct(y.size(), NAN);
       matmul(w, input.data(), shape.tokens, y_direct.data(), pool);
