@@ -1,7 +1,8 @@
 // Tokenizer speed on about 1 MB of mixed text: English prose and Markdown
 // (../shared's documents), code (../shared's chat templates) and CJK
 // sentences, with the Qwen2/3 and Llama 3 vocabularies. Reports MB/s.
-// Run: build/release/bench/ingot_benchmarks --benchmark_filter=Tokenize
+// Run: build/release/bench/ingot_tokenizer_benchmarks (built alone), or
+// build/release/bench/ingot_benchmarks --benchmark_filter=encode_mixed_text
 
 #include <benchmark/benchmark.h>
 
