@@ -29,14 +29,6 @@ class ClaimedRanges {
   std::map<size_t, size_t> ranges_;
 };
 
-struct Claim {
-  size_t begin;  // including whitespace swallowed on the left
-  size_t token_begin;
-  size_t token_end;
-  size_t end;  // including whitespace swallowed on the right
-  int32_t token;
-};
-
 }  // namespace
 
 SpecialTokenMatcher::SpecialTokenMatcher(const Vocab& vocab) : vocab_(&vocab), nodes_(1) {
@@ -95,7 +87,14 @@ std::vector<Fragment> SpecialTokenMatcher::partition(std::string_view text,
     if (text.empty()) return {};
     return {Fragment{text, kNoToken}};
   }
-  // Longest tokens first; among equals the lower id, then the leftmost place.
+  return fragments_between(text, claim(text, std::move(found)));
+}
+
+// Gives occurrences their text in priority order: longest tokens first, then
+// the lower id, then the leftmost place; an occurrence overlapping text
+// already given is dropped. Returns the claims in text order.
+std::vector<SpecialTokenMatcher::Claim> SpecialTokenMatcher::claim(
+    std::string_view text, std::vector<Occurrence> found) const {
   std::sort(found.begin(), found.end(), [](const Occurrence& a, const Occurrence& b) {
     if (a.length != b.length) return a.length > b.length;
     if (a.token != b.token) return a.token < b.token;
@@ -104,27 +103,28 @@ std::vector<Fragment> SpecialTokenMatcher::partition(std::string_view text,
   ClaimedRanges claimed;
   std::vector<Claim> claims;
   for (const Occurrence& occurrence : found) {
-    size_t begin = occurrence.begin;
     size_t end = occurrence.begin + occurrence.length;
-    if (claimed.overlaps(begin, end)) continue;
-    Claim claim{begin, begin, end, end, occurrence.token};
+    if (claimed.overlaps(occurrence.begin, end)) continue;
+    Claim claim{occurrence.begin, end, occurrence.token};
+    auto unclaimed_space = [&](size_t pos) {
+      return is_ascii_space(text[pos]) && !claimed.contains(pos);
+    };
     if (vocab_->strips_left(claim.token)) {
-      while (claim.begin > 0 && is_ascii_space(text[claim.begin - 1]) &&
-             !claimed.contains(claim.begin - 1)) {
-        --claim.begin;
-      }
+      while (claim.begin > 0 && unclaimed_space(claim.begin - 1)) --claim.begin;
     }
     if (vocab_->strips_right(claim.token)) {
-      while (claim.end < text.size() && is_ascii_space(text[claim.end]) &&
-             !claimed.contains(claim.end)) {
-        ++claim.end;
-      }
+      while (claim.end < text.size() && unclaimed_space(claim.end)) ++claim.end;
     }
     claimed.add(claim.begin, claim.end);
     claims.push_back(claim);
   }
   std::sort(claims.begin(), claims.end(),
             [](const Claim& a, const Claim& b) { return a.begin < b.begin; });
+  return claims;
+}
+
+std::vector<Fragment> SpecialTokenMatcher::fragments_between(std::string_view text,
+                                                             const std::vector<Claim>& claims) {
   std::vector<Fragment> fragments;
   size_t cursor = 0;
   for (const Claim& claim : claims) {

@@ -30,6 +30,12 @@ class SpecialTokenMatcher {
     size_t length;
     int32_t token;
   };
+  // A token's place in the text, widened by any whitespace it swallows.
+  struct Claim {
+    size_t begin;
+    size_t end;
+    int32_t token;
+  };
   struct Node {
     std::vector<std::pair<uint8_t, int32_t>> children;  // byte -> node index
     int32_t token = kNoToken;
@@ -38,6 +44,9 @@ class SpecialTokenMatcher {
   void insert(std::string_view text, int32_t token);
   int32_t child(int32_t node, uint8_t byte) const;
   std::vector<Occurrence> find_all(std::string_view text, bool parse_special) const;
+  std::vector<Claim> claim(std::string_view text, std::vector<Occurrence> found) const;
+  static std::vector<Fragment> fragments_between(std::string_view text,
+                                                 const std::vector<Claim>& claims);
 
   const Vocab* vocab_;
   std::vector<Node> nodes_;  // nodes_[0] is the root

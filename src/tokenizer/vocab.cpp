@@ -40,6 +40,20 @@ bool pre_tokenizer_adds_bos(std::string_view pre) {
          pre == "pixtral" || pre == "tekken";
 }
 
+// An optional per-token array (scores, types): empty when absent, an error
+// when its length disagrees with the token count.
+template <typename T>
+Result<std::vector<T>> per_token_values(const gguf::Metadata& metadata, std::string_view key,
+                                        size_t token_count) {
+  if (!metadata.has(key)) return std::vector<T>();
+  INGOT_ASSIGN_OR_RETURN(auto values, metadata.get<std::vector<T>>(key));
+  if (values.size() != token_count) {
+    return invalid_format(std::string(key) + " has " + std::to_string(values.size()) +
+                          " entries for " + std::to_string(token_count) + " tokens");
+  }
+  return values;
+}
+
 }  // namespace
 
 Result<Vocab> Vocab::from_gguf(const gguf::Metadata& metadata) {
@@ -63,47 +77,37 @@ Result<Vocab> Vocab::from_gguf(const gguf::Metadata& metadata) {
 Status Vocab::read_tokens(const gguf::Metadata& metadata) {
   INGOT_ASSIGN_OR_RETURN(auto texts, metadata.get<std::vector<std::string_view>>(kTokensKey));
   if (texts.empty()) return invalid_format("tokenizer.ggml.tokens is empty");
-  std::vector<float> scores;
-  if (metadata.has(kScoresKey)) {
-    INGOT_ASSIGN_OR_RETURN(scores, metadata.get<std::vector<float>>(kScoresKey));
-    if (scores.size() != texts.size()) {
-      return invalid_format("tokenizer.ggml.scores has " + std::to_string(scores.size()) +
-                            " entries for " + std::to_string(texts.size()) + " tokens");
-    }
-  }
-  std::vector<int32_t> types;
-  if (metadata.has(kTypesKey)) {
-    INGOT_ASSIGN_OR_RETURN(types, metadata.get<std::vector<int32_t>>(kTypesKey));
-    if (types.size() != texts.size()) {
-      return invalid_format("tokenizer.ggml.token_type has " + std::to_string(types.size()) +
-                            " entries for " + std::to_string(texts.size()) + " tokens");
-    }
-  }
-  std::vector<std::string> empty_names;  // an empty token is named "[EMPTY_<id>]"
-  size_t text_bytes = 0;
-  for (size_t id = 0; id < texts.size(); ++id) {
-    if (texts[id].empty()) empty_names.push_back("[EMPTY_" + std::to_string(id) + "]");
-    text_bytes += texts[id].empty() ? empty_names.back().size() : texts[id].size();
-  }
-  arena_.reserve(text_bytes);  // no reallocation below: views stay valid
-
-  auto store = [this](std::string_view text) {
-    size_t begin = arena_.size();
-    arena_.insert(arena_.end(), text.begin(), text.end());
-    return std::string_view(arena_.data() + begin, text.size());
-  };
-  tokens_.resize(texts.size());
+  INGOT_ASSIGN_OR_RETURN(auto scores, per_token_values<float>(metadata, kScoresKey, texts.size()));
+  INGOT_ASSIGN_OR_RETURN(auto types, per_token_values<int32_t>(metadata, kTypesKey, texts.size()));
+  store_texts(texts);
   ids_by_text_.reserve(texts.size());
-  size_t next_empty = 0;
   for (size_t id = 0; id < texts.size(); ++id) {
     Token& token = tokens_[id];
-    token.text = store(texts[id].empty() ? std::string_view(empty_names[next_empty++]) : texts[id]);
     if (!scores.empty()) token.score = scores[id];
     if (!types.empty()) token.type = token_type_from_gguf(types[id]);
     ids_by_text_[token.text] = static_cast<int32_t>(id);
     max_token_length_ = std::max(max_token_length_, token.text.size());
   }
   return {};
+}
+
+// Copies every token text into one arena; an empty text is named
+// "[EMPTY_<id>]" so that it can neither match nor vanish.
+void Vocab::store_texts(const std::vector<std::string_view>& texts) {
+  std::vector<std::string> names(texts.size());
+  size_t bytes = 0;
+  for (size_t id = 0; id < texts.size(); ++id) {
+    if (texts[id].empty()) names[id] = "[EMPTY_" + std::to_string(id) + "]";
+    bytes += texts[id].empty() ? names[id].size() : texts[id].size();
+  }
+  arena_.reserve(bytes);  // no reallocation below: views stay valid
+  tokens_.resize(texts.size());
+  for (size_t id = 0; id < texts.size(); ++id) {
+    std::string_view text = texts[id].empty() ? std::string_view(names[id]) : texts[id];
+    size_t begin = arena_.size();
+    arena_.insert(arena_.end(), text.begin(), text.end());
+    tokens_[id].text = std::string_view(arena_.data() + begin, text.size());
+  }
 }
 
 Status Vocab::read_merges(const gguf::Metadata& metadata) {

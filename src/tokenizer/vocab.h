@@ -87,6 +87,7 @@ class Vocab {
 
   Vocab() = default;
   Status read_tokens(const gguf::Metadata& metadata);
+  void store_texts(const std::vector<std::string_view>& texts);
   Status read_merges(const gguf::Metadata& metadata);
   void read_flags(const gguf::Metadata& metadata);
   // vocab_special_tokens.cpp

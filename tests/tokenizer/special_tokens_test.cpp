@@ -50,6 +50,17 @@ TEST(SpecialTokens, ControlTokensAreHiddenUnlessRendered) {
   EXPECT_EQ(tokenizer.decode(ids, {.render_special = true}), "<|im_start|>hi<|im_end|>");
 }
 
+TEST(SpecialTokens, Phi3TokensSwallowTheWhitespaceAfterThem) {
+  INGOT_REQUIRE_SHARED();
+  const Tokenizer* phi3 = testing::shared_tokenizer("fixtures/tokenizer/ggml-vocab-phi-3.gguf");
+  ASSERT_NE(phi3, nullptr);
+  const int32_t end = phi3->vocab().find("<|end|>");
+  ASSERT_TRUE(phi3->vocab().strips_right(end));
+  EXPECT_EQ(phi3->encode("hi<|end|>\n  there", false, true),
+            phi3->encode("hi<|end|>there", false, true));
+  EXPECT_FALSE(phi3->vocab().strips_right(phi3->vocab().find("<s>")));
+}
+
 TEST(SpecialTokens, EndOfGenerationSets) {
   INGOT_REQUIRE_SHARED();
   const Tokenizer& tokenizer = qwen();
