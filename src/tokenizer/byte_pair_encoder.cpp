@@ -54,23 +54,24 @@ int32_t BytePairEncoder::intern(std::string_view text) {
 }
 
 void BytePairEncoder::encode(std::string_view text, std::vector<int32_t>& out) const {
-  WordCache cache;
+  CallState state;
   for (std::string_view word : pre_tokenizer_.split(text)) {
-    auto cached = cache.spans.find(word);
-    if (cached == cache.spans.end()) {
-      auto begin = static_cast<uint32_t>(cache.ids.size());
-      encode_word(word, cache.ids);
-      auto end = static_cast<uint32_t>(cache.ids.size());
-      cached = cache.spans.emplace(word, std::make_pair(begin, end)).first;
+    auto cached = state.spans.find(word);
+    if (cached == state.spans.end()) {
+      auto begin = static_cast<uint32_t>(state.ids.size());
+      encode_word(word, state);
+      auto end = static_cast<uint32_t>(state.ids.size());
+      cached = state.spans.emplace(word, std::make_pair(begin, end)).first;
     }
     auto [begin, end] = cached->second;
-    out.insert(out.end(), cache.ids.begin() + begin, cache.ids.begin() + end);
+    out.insert(out.end(), state.ids.begin() + begin, state.ids.begin() + end);
   }
 }
 
 // `word` is raw bytes: its symbols are bytes standing for their GPT-2
 // stand-ins, so no byte-level text is built unless a lookup needs it.
-void BytePairEncoder::encode_word(std::string_view word, std::vector<int32_t>& out) const {
+void BytePairEncoder::encode_word(std::string_view word, CallState& state) const {
+  std::vector<int32_t>& out = state.ids;
   if (pre_tokenizer_.ignore_merges()) {
     std::string encoded;
     byte_level::encode(word, encoded);
@@ -80,23 +81,24 @@ void BytePairEncoder::encode_word(std::string_view word, std::vector<int32_t>& o
       return;
     }
   }
-  std::vector<Symbol> symbols(word.size());
+  std::vector<Symbol>& symbols = state.symbols;
+  symbols.resize(word.size());
   for (size_t i = 0; i < word.size(); ++i) {
     auto index = static_cast<int32_t>(i);
     symbols[i] = {byte_symbols_[static_cast<uint8_t>(word[i])], index - 1,
                   i + 1 == word.size() ? -1 : index + 1, static_cast<uint32_t>(i), 1};
   }
-  merge_symbols(symbols);
+  merge_symbols(symbols, state.heap);
   for (int32_t i = symbols.empty() ? -1 : 0; i != -1; i = symbols[i].next) {
     emit(word, symbols[i], out);
   }
 }
 
-void BytePairEncoder::merge_symbols(std::vector<Symbol>& symbols) const {
+void BytePairEncoder::merge_symbols(std::vector<Symbol>& symbols, std::vector<Pair>& heap) const {
   auto heap_order = [](const Pair& a, const Pair& b) {
     return lower_priority(a.rank, a.left, b.rank, b.left);
   };
-  std::vector<Pair> heap;
+  heap.clear();
   for (int32_t left = 0; left + 1 < static_cast<int32_t>(symbols.size()); ++left) {
     push_pair(symbols, left, heap);
   }

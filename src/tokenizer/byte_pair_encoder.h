@@ -44,17 +44,20 @@ class BytePairEncoder {
     uint32_t length;
     int32_t result;
   };
-  // Words already encoded in this call: word -> [begin, end) in `ids`.
-  struct WordCache {
+  // Per-call state: words already encoded (word -> [begin, end) in `ids`)
+  // and buffers reused from word to word.
+  struct CallState {
     std::unordered_map<std::string_view, std::pair<uint32_t, uint32_t>> spans;
     std::vector<int32_t> ids;
+    std::vector<Symbol> symbols;
+    std::vector<Pair> heap;
   };
 
   BytePairEncoder(const Vocab& vocab, PreTokenizer pre_tokenizer);
   int32_t symbol_id(std::string_view text) const;
   int32_t intern(std::string_view text);
-  void encode_word(std::string_view word, std::vector<int32_t>& out) const;
-  void merge_symbols(std::vector<Symbol>& symbols) const;
+  void encode_word(std::string_view word, CallState& state) const;
+  void merge_symbols(std::vector<Symbol>& symbols, std::vector<Pair>& heap) const;
   void push_pair(const std::vector<Symbol>& symbols, int32_t left, std::vector<Pair>& heap) const;
   void emit(std::string_view word, const Symbol& symbol, std::vector<int32_t>& out) const;
 

@@ -12,7 +12,9 @@ uint64_t pair_key(int32_t left, int32_t right) {
 MergeTable::MergeTable(size_t expected_size) {
   size_t capacity = 16;
   shift_ = 60;
-  while (capacity < expected_size * 2) {  // load factor at most 1/2
+  // Load factor at most 0.7: half the memory of 0.35, so more of the table
+  // stays in cache, for slightly longer probe runs.
+  while (capacity * 7 < expected_size * 10) {
     capacity *= 2;
     --shift_;
   }
