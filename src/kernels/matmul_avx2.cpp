@@ -12,6 +12,12 @@ TileKernel avx2_tile_kernel(ElementType type) {
       return f16_tile_avx2;
     case ElementType::kQ4_0:
       return q4_0_tile_avx2;
+    case ElementType::kQ4_1:
+      return q4_1_tile_avx2;
+    case ElementType::kQ5_0:
+      return q5_0_tile_avx2;
+    case ElementType::kQ5_1:
+      return q5_1_tile_avx2;
     case ElementType::kQ8_0:
       return q8_0_tile_avx2;
     case ElementType::kQ4_K:

@@ -8,6 +8,12 @@ namespace ingot::kernels {
 
 void q4_0_tile_avx2(const WeightMatrix& w, const PackedActivations& x, TileRange range, float* y,
                     int64_t y_stride);
+void q4_1_tile_avx2(const WeightMatrix& w, const PackedActivations& x, TileRange range, float* y,
+                    int64_t y_stride);
+void q5_0_tile_avx2(const WeightMatrix& w, const PackedActivations& x, TileRange range, float* y,
+                    int64_t y_stride);
+void q5_1_tile_avx2(const WeightMatrix& w, const PackedActivations& x, TileRange range, float* y,
+                    int64_t y_stride);
 void q8_0_tile_avx2(const WeightMatrix& w, const PackedActivations& x, TileRange range, float* y,
                     int64_t y_stride);
 void q4_k_tile_avx2(const WeightMatrix& w, const PackedActivations& x, TileRange range, float* y,

@@ -1,10 +1,13 @@
-// AVX2 kernels for Q4_0 and Q8_0 weights against Q8_0 activations, one
-// 32-element block per step. vpmaddubsw multiplies unsigned by signed
-// bytes into 16-bit pairs and vpmaddwd sums those into 32-bit lanes. Q4_0
+// AVX2 kernels for the 32-element block types, one block per step: Q4_0,
+// Q5_0 and Q8_0 against Q8_0 activations, Q4_1 and Q5_1 against Q8_1. vpmaddubsw multiplies
+// unsigned by signed bytes into 16-bit pairs and vpmaddwd sums those into 32-bit lanes. Q4_0
 // nibbles are unsigned already (8 * block sum of the activations is taken
-// back out); Q8_0 uses |w| and x with w's sign. Per-block integer sums are
-// scaled by d_w * d_x in float, as in the scalar reference.
+// back out), likewise Q5_0's 5-bit values (16 * block sum); Q8_0 uses |w|
+// and x with w's sign; Q4_1/Q5_1 add their min times Q8_1's s = d_x * sum. Per-block integer sums
+// are scaled by d_w * d_x in float, as in the scalar reference.
 #include <immintrin.h>
+
+#include <cstring>
 
 #include "kernels/block_formats.h"
 #include "kernels/f16_table.h"
@@ -23,23 +26,75 @@ inline __m256i widen_pairs(__m256i products16) {
   return _mm256_madd_epi16(products16, _mm256_set1_epi16(1));
 }
 
+// 16 bytes of nibbles as 32 unsigned bytes in element order.
+inline __m256i nibbles(const uint8_t* qs) {
+  const __m128i q = _mm_loadu_si128(reinterpret_cast<const __m128i*>(qs));
+  const __m256i both = _mm256_inserti128_si256(_mm256_castsi128_si256(q), _mm_srli_epi16(q, 4), 1);
+  return _mm256_and_si256(both, _mm256_set1_epi8(0x0f));
+}
+
+// 0x10 in byte j where bit j of the block's qh is set.
+inline __m256i fifth_bits(const uint8_t* qh_bytes) {
+  uint32_t qh;
+  std::memcpy(&qh, qh_bytes, 4);
+  // Byte j takes byte j / 8 of qh, then tests its bit j % 8.
+  const __m256i spread =
+      _mm256_shuffle_epi8(_mm256_set1_epi32(static_cast<int>(qh)),
+                          _mm256_setr_epi8(0, 0, 0, 0, 0, 0, 0, 0, 1, 1, 1, 1, 1, 1, 1, 1, 2, 2, 2,
+                                           2, 2, 2, 2, 2, 3, 3, 3, 3, 3, 3, 3, 3));
+  const __m256i bit = _mm256_set1_epi64x(static_cast<int64_t>(0x8040201008040201ull));
+  const __m256i set = _mm256_cmpeq_epi8(_mm256_and_si256(spread, bit), bit);
+  return _mm256_and_si256(set, _mm256_set1_epi8(0x10));
+}
+
+// Unsigned quants with an offset: offset * (activation block sum) comes back out.
+template <int kOffset>
+inline __m256i offset_dot(__m256i w, __m256i x, int x_sum) {
+  const __m256i sums = widen_pairs(_mm256_maddubs_epi16(w, x));
+  if constexpr (kOffset == 0) return sums;
+  return _mm256_add_epi32(sums, _mm256_setr_epi32(-kOffset * x_sum, 0, 0, 0, 0, 0, 0, 0));
+}
+
 struct Q4_0Dot {
   using Block = BlockQ4_0;
-  // The weight bytes, unsigned, in element order.
+  using XBlock = BlockQ8_0;
+  static constexpr bool kHasMin = false;
+  static __m256i prepare(const Block& b) { return nibbles(b.qs); }
+  static __m256i dot(__m256i w, __m256i x, int x_sum) { return offset_dot<8>(w, x, x_sum); }
+};
+
+struct Q5_0Dot {
+  using Block = BlockQ5_0;
+  using XBlock = BlockQ8_0;
+  static constexpr bool kHasMin = false;
   static __m256i prepare(const Block& b) {
-    const __m128i q = _mm_loadu_si128(reinterpret_cast<const __m128i*>(b.qs));
-    const __m256i both =
-        _mm256_inserti128_si256(_mm256_castsi128_si256(q), _mm_srli_epi16(q, 4), 1);
-    return _mm256_and_si256(both, _mm256_set1_epi8(0x0f));
+    return _mm256_or_si256(nibbles(b.qs), fifth_bits(b.qh));
   }
-  static __m256i dot(__m256i w, __m256i x, int x_sum) {
-    const __m256i sums = widen_pairs(_mm256_maddubs_epi16(w, x));
-    return _mm256_add_epi32(sums, _mm256_setr_epi32(-8 * x_sum, 0, 0, 0, 0, 0, 0, 0));
+  static __m256i dot(__m256i w, __m256i x, int x_sum) { return offset_dot<16>(w, x, x_sum); }
+};
+
+struct Q4_1Dot {
+  using Block = BlockQ4_1;
+  using XBlock = BlockQ8_1;
+  static constexpr bool kHasMin = true;
+  static __m256i prepare(const Block& b) { return nibbles(b.qs); }
+  static __m256i dot(__m256i w, __m256i x, int) { return offset_dot<0>(w, x, 0); }
+};
+
+struct Q5_1Dot {
+  using Block = BlockQ5_1;
+  using XBlock = BlockQ8_1;
+  static constexpr bool kHasMin = true;
+  static __m256i prepare(const Block& b) {
+    return _mm256_or_si256(nibbles(b.qs), fifth_bits(b.qh));
   }
+  static __m256i dot(__m256i w, __m256i x, int) { return offset_dot<0>(w, x, 0); }
 };
 
 struct Q8_0Dot {
   using Block = BlockQ8_0;
+  using XBlock = BlockQ8_0;
+  static constexpr bool kHasMin = false;
   static __m256i prepare(const Block& b) { return load32(b.qs); }
   static __m256i dot(__m256i w, __m256i x, int) {
     return widen_pairs(_mm256_maddubs_epi16(_mm256_sign_epi8(w, w), _mm256_sign_epi8(x, w)));
@@ -61,12 +116,14 @@ struct Q8FamilyAvx2 {
       rows[r] = reinterpret_cast<const typename D::Block*>(static_cast<const uint8_t*>(w.data) +
                                                            (r0 + r) * w.row_stride);
     }
-    const BlockQ8_0* xs[T];
+    using XBlock = typename D::XBlock;
+    const XBlock* xs[T];
     const int16_t* sums[T];
     for (int t = 0; t < T; ++t) {
-      xs[t] = reinterpret_cast<const BlockQ8_0*>(x.row(t0 + t));
+      xs[t] = reinterpret_cast<const XBlock*>(x.row(t0 + t));
       sums[t] = x.block_sums(t0 + t);
     }
+    float min_acc[R][T] = {};
     __m256 acc[R][T];
     for (int r = 0; r < R; ++r) {
       for (int t = 0; t < T; ++t) acc[r][t] = _mm256_setzero_ps();
@@ -85,6 +142,7 @@ struct Q8FamilyAvx2 {
           const __m256i dot = D::dot(wq, xq[t], sums[t][b]);
           acc[r][t] =
               _mm256_fmadd_ps(_mm256_cvtepi32_ps(dot), _mm256_set1_ps(dw * dx[t]), acc[r][t]);
+          if constexpr (D::kHasMin) min_acc[r][t] += f16[rows[r][b].m] * f16[xs[t][b].s];
         }
       }
     }
@@ -93,7 +151,8 @@ struct Q8FamilyAvx2 {
         const __m128 s4 =
             _mm_add_ps(_mm256_castps256_ps128(acc[r][t]), _mm256_extractf128_ps(acc[r][t], 1));
         const __m128 s2 = _mm_add_ps(s4, _mm_movehl_ps(s4, s4));
-        y[(t0 + t) * y_stride + r0 + r] = _mm_cvtss_f32(_mm_add_ss(s2, _mm_movehdup_ps(s2)));
+        y[(t0 + t) * y_stride + r0 + r] =
+            _mm_cvtss_f32(_mm_add_ss(s2, _mm_movehdup_ps(s2))) + min_acc[r][t];
       }
     }
   }
@@ -104,6 +163,21 @@ struct Q8FamilyAvx2 {
 void q4_0_tile_avx2(const WeightMatrix& w, const PackedActivations& x, TileRange range, float* y,
                     int64_t y_stride) {
   run_tile<Q8FamilyAvx2<Q4_0Dot>>(w, x, range, y, y_stride);
+}
+
+void q4_1_tile_avx2(const WeightMatrix& w, const PackedActivations& x, TileRange range, float* y,
+                    int64_t y_stride) {
+  run_tile<Q8FamilyAvx2<Q4_1Dot>>(w, x, range, y, y_stride);
+}
+
+void q5_0_tile_avx2(const WeightMatrix& w, const PackedActivations& x, TileRange range, float* y,
+                    int64_t y_stride) {
+  run_tile<Q8FamilyAvx2<Q5_0Dot>>(w, x, range, y, y_stride);
+}
+
+void q5_1_tile_avx2(const WeightMatrix& w, const PackedActivations& x, TileRange range, float* y,
+                    int64_t y_stride) {
+  run_tile<Q8FamilyAvx2<Q5_1Dot>>(w, x, range, y, y_stride);
 }
 
 void q8_0_tile_avx2(const WeightMatrix& w, const PackedActivations& x, TileRange range, float* y,
