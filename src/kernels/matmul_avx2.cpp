@@ -20,8 +20,14 @@ TileKernel avx2_tile_kernel(ElementType type) {
       return q5_1_tile_avx2;
     case ElementType::kQ8_0:
       return q8_0_tile_avx2;
+    case ElementType::kQ2_K:
+      return q2_k_tile_avx2;
+    case ElementType::kQ3_K:
+      return q3_k_tile_avx2;
     case ElementType::kQ4_K:
       return q4_k_tile_avx2;
+    case ElementType::kQ5_K:
+      return q5_k_tile_avx2;
     case ElementType::kQ6_K:
       return q6_k_tile_avx2;
     default:

@@ -41,6 +41,35 @@ inline __m256i scaled_dot(__m256i w, __m256i x, __m256i scales) {
   return _mm256_madd_epi16(_mm256_maddubs_epi16(w, x), scales);
 }
 
+// The 64 quants of sub-blocks 2c (lo) and 2c+1 (hi) of a Q4_K block.
+struct Q4KRuns {
+  using Block = BlockQ4_K;
+  static void runs(const Block& blk, int c, __m256i& lo, __m256i& hi) {
+    const __m256i q = load32(blk.qs + 32 * c);
+    const __m256i nibble = _mm256_set1_epi8(0x0f);
+    lo = _mm256_and_si256(q, nibble);
+    hi = _mm256_and_si256(_mm256_srli_epi16(q, 4), nibble);
+  }
+};
+
+// Q5_K: plus bit s of qh[l] as the fifth bit of sub-block s.
+struct Q5KRuns {
+  using Block = BlockQ5_K;
+  static void runs(const Block& blk, int c, __m256i& lo, __m256i& hi) {
+    const __m256i q = load32(blk.qs + 32 * c);
+    const __m256i qh = load32(blk.qh);
+    const __m256i nibble = _mm256_set1_epi8(0x0f), one = _mm256_set1_epi8(1);
+    // Word shifts are safe: only bit 0 of each byte survives the mask.
+    const __m256i bit_lo = _mm256_and_si256(_mm256_srl_epi16(qh, _mm_cvtsi32_si128(2 * c)), one);
+    const __m256i bit_hi =
+        _mm256_and_si256(_mm256_srl_epi16(qh, _mm_cvtsi32_si128(2 * c + 1)), one);
+    lo = _mm256_or_si256(_mm256_and_si256(q, nibble), _mm256_slli_epi16(bit_lo, 4));
+    hi = _mm256_or_si256(_mm256_and_si256(_mm256_srli_epi16(q, 4), nibble),
+                         _mm256_slli_epi16(bit_hi, 4));
+  }
+};
+
+template <class W>
 struct Q4KAvx2 {
   static constexpr int kRows = 4;
   static constexpr int kTokens = 2;
@@ -50,8 +79,9 @@ struct Q4KAvx2 {
   static void run(const WeightMatrix& w, const PackedActivations& x, int64_t r0, int64_t t0,
                   float* y, int64_t y_stride) {
     const float* f16 = f16_table();
-    const BlockQ4_K* rows[R];
-    for (int r = 0; r < R; ++r) rows[r] = weight_row<BlockQ4_K>(w, r0 + r);
+    using Block = typename W::Block;
+    const Block* rows[R];
+    for (int r = 0; r < R; ++r) rows[r] = weight_row<Block>(w, r0 + r);
     const BlockQ8_K* xs[T];
     for (int t = 0; t < T; ++t) xs[t] = reinterpret_cast<const BlockQ8_K*>(x.row(t0 + t));
     __m256 acc[R][T];
@@ -59,10 +89,9 @@ struct Q4KAvx2 {
     for (int r = 0; r < R; ++r) {
       for (int t = 0; t < T; ++t) acc[r][t] = _mm256_setzero_ps();
     }
-    const __m256i nibble = _mm256_set1_epi8(0x0f);
     for (int64_t b = 0; b < w.cols / kQK_K; ++b) {
       for (int r = 0; r < R; ++r) {
-        const BlockQ4_K& blk = rows[r][b];
+        const Block& blk = rows[r][b];
         const uint32_t a = load_u32(blk.scales), m = load_u32(blk.scales + 4),
                        c = load_u32(blk.scales + 8);
         const uint32_t packed[4] = {a & 0x3f3f3f3fu, (c & 0x0f0f0f0fu) | ((a >> 2) & 0x30303030u),
@@ -73,9 +102,8 @@ struct Q4KAvx2 {
         __m256i isum[T];
         for (int t = 0; t < T; ++t) isum[t] = _mm256_setzero_si256();
         for (int chunk = 0; chunk < 4; ++chunk) {
-          const __m256i q = load32(blk.qs + 32 * chunk);
-          const __m256i lo = _mm256_and_si256(q, nibble);
-          const __m256i hi = _mm256_and_si256(_mm256_srli_epi16(q, 4), nibble);
+          __m256i lo, hi;
+          W::runs(blk, chunk, lo, hi);
           const __m256i sc_lo = _mm256_set1_epi16(sm[2 * chunk]);
           const __m256i sc_hi = _mm256_set1_epi16(sm[2 * chunk + 1]);
           for (int t = 0; t < T; ++t) {
@@ -171,7 +199,12 @@ struct Q6KAvx2 {
 
 void q4_k_tile_avx2(const WeightMatrix& w, const PackedActivations& x, TileRange range, float* y,
                     int64_t y_stride) {
-  run_tile<Q4KAvx2>(w, x, range, y, y_stride);
+  run_tile<Q4KAvx2<Q4KRuns>>(w, x, range, y, y_stride);
+}
+
+void q5_k_tile_avx2(const WeightMatrix& w, const PackedActivations& x, TileRange range, float* y,
+                    int64_t y_stride) {
+  run_tile<Q4KAvx2<Q5KRuns>>(w, x, range, y, y_stride);
 }
 
 void q6_k_tile_avx2(const WeightMatrix& w, const PackedActivations& x, TileRange range, float* y,

@@ -16,6 +16,12 @@ void q5_1_tile_avx2(const WeightMatrix& w, const PackedActivations& x, TileRange
                     int64_t y_stride);
 void q8_0_tile_avx2(const WeightMatrix& w, const PackedActivations& x, TileRange range, float* y,
                     int64_t y_stride);
+void q2_k_tile_avx2(const WeightMatrix& w, const PackedActivations& x, TileRange range, float* y,
+                    int64_t y_stride);
+void q3_k_tile_avx2(const WeightMatrix& w, const PackedActivations& x, TileRange range, float* y,
+                    int64_t y_stride);
+void q5_k_tile_avx2(const WeightMatrix& w, const PackedActivations& x, TileRange range, float* y,
+                    int64_t y_stride);
 void q4_k_tile_avx2(const WeightMatrix& w, const PackedActivations& x, TileRange range, float* y,
                     int64_t y_stride);
 void q6_k_tile_avx2(const WeightMatrix& w, const PackedActivations& x, TileRange range, float* y,

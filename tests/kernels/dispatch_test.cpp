@@ -38,9 +38,10 @@ TEST(Dispatch, SimdPathsCoverThePriorityTypes) {
         ElementType::kQ3_K, ElementType::kQ4_K, ElementType::kQ5_K, ElementType::kQ6_K}) {
     EXPECT_NE(avx512_tile_kernel(type), nullptr) << element_type_name(type);
   }
-  for (ElementType type : {ElementType::kF32, ElementType::kF16, ElementType::kQ4_0,
-                           ElementType::kQ4_1, ElementType::kQ5_0, ElementType::kQ5_1,
-                           ElementType::kQ8_0, ElementType::kQ4_K, ElementType::kQ6_K}) {
+  for (ElementType type :
+       {ElementType::kF32, ElementType::kF16, ElementType::kQ4_0, ElementType::kQ4_1,
+        ElementType::kQ5_0, ElementType::kQ5_1, ElementType::kQ8_0, ElementType::kQ2_K,
+        ElementType::kQ3_K, ElementType::kQ4_K, ElementType::kQ5_K, ElementType::kQ6_K}) {
     EXPECT_NE(avx2_tile_kernel(type), nullptr) << element_type_name(type);
   }
 }

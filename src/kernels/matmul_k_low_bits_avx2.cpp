@@ -1,0 +1,159 @@
+// AVX2 kernels for Q2_K and Q3_K weights against Q8_K activations, one
+// 32-element run (two 16-element sub-blocks) per step: vpmaddubsw into
+// 16-bit pairs, vpmaddwd by the sub-block scales. Q3_K enters as q + 4 and
+// Q2_K's mins come back through the activation bsums, as in the AVX-512
+// version (matmul_k_low_bits_avx512.cpp).
+#include <immintrin.h>
+
+#include <cstring>
+
+#include "kernels/block_formats.h"
+#include "kernels/f16_table.h"
+#include "kernels/matmul_kernels_avx2.h"
+#include "kernels/tile_loop.h"
+
+namespace ingot::kernels {
+namespace {
+
+uint32_t load_u32(const uint8_t* p) {
+  uint32_t v;
+  std::memcpy(&v, p, 4);
+  return v;
+}
+
+inline __m256i load32(const void* p) {
+  return _mm256_loadu_si256(static_cast<const __m256i*>(p));
+}
+
+inline float hsum(__m256 v) {
+  const __m128 s4 = _mm_add_ps(_mm256_castps256_ps128(v), _mm256_extractf128_ps(v, 1));
+  const __m128 s2 = _mm_add_ps(s4, _mm_movehl_ps(s4, s4));
+  return _mm_cvtss_f32(_mm_add_ss(s2, _mm_movehdup_ps(s2)));
+}
+
+// Run j (0..3) of half h: bits 2j..2j+1 of qs[32h + l].
+inline __m256i two_bit_run(const uint8_t* qs, int h, int j) {
+  return _mm256_and_si256(_mm256_srl_epi16(load32(qs + 32 * h), _mm_cvtsi32_si128(2 * j)),
+                          _mm256_set1_epi8(3));
+}
+
+struct Q2KWeights {
+  using Block = BlockQ2_K;
+  static constexpr bool kHasMins = true;
+  static constexpr int kOffset = 0;
+  static void scales(const Block& b, int16_t out[16]) {
+    for (int s = 0; s < 16; ++s) out[s] = b.scales[s] & 0xf;
+  }
+  static __m256i mins(const Block& b) {
+    const __m128i bytes = _mm_loadu_si128(reinterpret_cast<const __m128i*>(b.scales));
+    return _mm256_cvtepu8_epi16(_mm_and_si128(_mm_srli_epi16(bytes, 4), _mm_set1_epi8(0x0f)));
+  }
+  static __m256i run(const Block& b, int h, int j) { return two_bit_run(b.qs, h, j); }
+};
+
+struct Q3KWeights {
+  using Block = BlockQ3_K;
+  static constexpr bool kHasMins = false;
+  static constexpr int kOffset = 4;
+  // The 16 six-bit scales minus their bias 32: low nibbles from bytes 0..7,
+  // high bit pairs from bytes 8..11 (not block_formats.h's q3_k_scales: an
+  // inline function compiled here could replace the baseline copy).
+  static void scales(const Block& b, int16_t out[16]) {
+    const uint32_t a0 = load_u32(b.scales), a1 = load_u32(b.scales + 4),
+                   hi = load_u32(b.scales + 8);
+    const uint32_t m4 = 0x0f0f0f0fu, m2 = 0x03030303u;
+    const uint32_t packed[4] = {(a0 & m4) | ((hi & m2) << 4), (a1 & m4) | (((hi >> 2) & m2) << 4),
+                                ((a0 >> 4) & m4) | (((hi >> 4) & m2) << 4),
+                                ((a1 >> 4) & m4) | (((hi >> 6) & m2) << 4)};
+    uint8_t bytes[16];
+    std::memcpy(bytes, packed, 16);
+    for (int s = 0; s < 16; ++s) out[s] = static_cast<int16_t>(bytes[s] - 32);
+  }
+  static __m256i mins(const Block&) { return _mm256_setzero_si256(); }
+  // q + 4 in 0..7: the high bit is bit 4h + j of hmask[l].
+  static __m256i run(const Block& b, int h, int j) {
+    const __m256i high = _mm256_and_si256(
+        _mm256_srl_epi16(load32(b.hmask), _mm_cvtsi32_si128(4 * h + j)), _mm256_set1_epi8(1));
+    return _mm256_or_si256(two_bit_run(b.qs, h, j), _mm256_slli_epi16(high, 2));
+  }
+};
+
+template <class W>
+struct LowBitAvx2 {
+  static constexpr int kRows = 4;
+  static constexpr int kTokens = 2;
+  static constexpr int kDecodeRows = 4;
+
+  template <int R, int T>
+  static void run(const WeightMatrix& w, const PackedActivations& x, int64_t r0, int64_t t0,
+                  float* y, int64_t y_stride) {
+    using Block = typename W::Block;
+    const float* f16 = f16_table();
+    const Block* rows[R];
+    for (int r = 0; r < R; ++r) {
+      rows[r] = reinterpret_cast<const Block*>(static_cast<const uint8_t*>(w.data) +
+                                               (r0 + r) * w.row_stride);
+    }
+    const BlockQ8_K* xs[T];
+    for (int t = 0; t < T; ++t) xs[t] = reinterpret_cast<const BlockQ8_K*>(x.row(t0 + t));
+    __m256 acc[R][T];
+    for (int r = 0; r < R; ++r) {
+      for (int t = 0; t < T; ++t) acc[r][t] = _mm256_setzero_ps();
+    }
+    for (int64_t b = 0; b < w.cols / kQK_K; ++b) {
+      for (int r = 0; r < R; ++r) {
+        const Block& blk = rows[r][b];
+        alignas(32) int16_t sc[16];
+        W::scales(blk, sc);
+        const __m256i scale_words = _mm256_load_si256(reinterpret_cast<const __m256i*>(sc));
+        __m256i isum[T], min_sum[T];
+        for (int t = 0; t < T; ++t) {
+          const __m256i bsums = load32(xs[t][b].bsums);
+          isum[t] = _mm256_mullo_epi32(_mm256_madd_epi16(scale_words, bsums),
+                                       _mm256_set1_epi32(-W::kOffset));
+          if constexpr (W::kHasMins) min_sum[t] = _mm256_madd_epi16(W::mins(blk), bsums);
+        }
+        for (int h = 0; h < 2; ++h) {
+          for (int j = 0; j < 4; ++j) {
+            const int s = 8 * h + 2 * j;  // the run's two sub-blocks
+            const __m256i scales =
+                _mm256_set_m128i(_mm_set1_epi16(sc[s + 1]), _mm_set1_epi16(sc[s]));
+            const __m256i wq = W::run(blk, h, j);
+            for (int t = 0; t < T; ++t) {
+              const __m256i xq = load32(xs[t][b].qs + 128 * h + 32 * j);
+              isum[t] = _mm256_add_epi32(isum[t],
+                                         _mm256_madd_epi16(_mm256_maddubs_epi16(wq, xq), scales));
+            }
+          }
+        }
+        const float d = f16[blk.d];
+        for (int t = 0; t < T; ++t) {
+          const float dx = xs[t][b].d;
+          acc[r][t] =
+              _mm256_fmadd_ps(_mm256_cvtepi32_ps(isum[t]), _mm256_set1_ps(d * dx), acc[r][t]);
+          if constexpr (W::kHasMins) {
+            acc[r][t] = _mm256_fmadd_ps(_mm256_cvtepi32_ps(min_sum[t]),
+                                        _mm256_set1_ps(-f16[blk.dmin] * dx), acc[r][t]);
+          }
+        }
+      }
+    }
+    for (int t = 0; t < T; ++t) {
+      for (int r = 0; r < R; ++r) y[(t0 + t) * y_stride + r0 + r] = hsum(acc[r][t]);
+    }
+  }
+};
+
+}  // namespace
+
+void q2_k_tile_avx2(const WeightMatrix& w, const PackedActivations& x, TileRange range, float* y,
+                    int64_t y_stride) {
+  run_tile<LowBitAvx2<Q2KWeights>>(w, x, range, y, y_stride);
+}
+
+void q3_k_tile_avx2(const WeightMatrix& w, const PackedActivations& x, TileRange range, float* y,
+                    int64_t y_stride) {
+  run_tile<LowBitAvx2<Q3KWeights>>(w, x, range, y, y_stride);
+}
+
+}  // namespace ingot::kernels
