@@ -10,6 +10,8 @@ TileKernel avx2_tile_kernel(ElementType type) {
       return f32_tile_avx2;
     case ElementType::kF16:
       return f16_tile_avx2;
+    case ElementType::kBF16:
+      return bf16_tile_avx2;
     case ElementType::kQ4_0:
       return q4_0_tile_avx2;
     case ElementType::kQ4_1:

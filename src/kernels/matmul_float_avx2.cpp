@@ -3,6 +3,8 @@
 // are added one by one.
 #include <immintrin.h>
 
+#include <cstring>
+
 #include "kernels/f16_table.h"
 #include "kernels/matmul_kernels_avx2.h"
 #include "kernels/tile_loop.h"
@@ -16,6 +18,21 @@ struct F16Elements {
     return _mm256_cvtph_ps(_mm_loadu_si128(reinterpret_cast<const __m128i*>(p)));
   }
   static float scalar(const uint16_t* p) { return f16_table()[*p]; }
+};
+
+// BF16 is the top half of an F32: widen and shift.
+struct BF16Elements {
+  using Element = uint16_t;
+  static __m256 load(const uint16_t* p) {
+    const __m128i h = _mm_loadu_si128(reinterpret_cast<const __m128i*>(p));
+    return _mm256_castsi256_ps(_mm256_slli_epi32(_mm256_cvtepu16_epi32(h), 16));
+  }
+  static float scalar(const uint16_t* p) {
+    const uint32_t bits = static_cast<uint32_t>(*p) << 16;
+    float f;
+    std::memcpy(&f, &bits, 4);
+    return f;
+  }
 };
 
 struct F32Elements {
@@ -75,6 +92,11 @@ struct FloatKernelAvx2 {
 void f16_tile_avx2(const WeightMatrix& w, const PackedActivations& x, TileRange range, float* y,
                    int64_t y_stride) {
   run_tile<FloatKernelAvx2<F16Elements>>(w, x, range, y, y_stride);
+}
+
+void bf16_tile_avx2(const WeightMatrix& w, const PackedActivations& x, TileRange range, float* y,
+                    int64_t y_stride) {
+  run_tile<FloatKernelAvx2<BF16Elements>>(w, x, range, y, y_stride);
 }
 
 void f32_tile_avx2(const WeightMatrix& w, const PackedActivations& x, TileRange range, float* y,

@@ -23,6 +23,19 @@ struct F16Elements {
   }
 };
 
+// BF16 is the top half of an F32: widen and shift.
+struct BF16Elements {
+  using Element = uint16_t;
+  static __m512 load(const uint16_t* p) {
+    const __m256i h = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(p));
+    return _mm512_castsi512_ps(_mm512_slli_epi32(_mm512_cvtepu16_epi32(h), 16));
+  }
+  static __m512 load_masked(const uint16_t* p, __mmask16 mask) {
+    return _mm512_castsi512_ps(
+        _mm512_slli_epi32(_mm512_cvtepu16_epi32(_mm256_maskz_loadu_epi16(mask, p)), 16));
+  }
+};
+
 struct F32Elements {
   using Element = float;
   static __m512 load(const float* p) { return _mm512_loadu_ps(p); }
@@ -81,6 +94,11 @@ struct FloatKernel {
 void f16_tile_avx512(const WeightMatrix& w, const PackedActivations& x, TileRange range, float* y,
                      int64_t y_stride) {
   run_tile<FloatKernel<F16Elements>>(w, x, range, y, y_stride);
+}
+
+void bf16_tile_avx512(const WeightMatrix& w, const PackedActivations& x, TileRange range, float* y,
+                      int64_t y_stride) {
+  run_tile<FloatKernel<BF16Elements>>(w, x, range, y, y_stride);
 }
 
 void f32_tile_avx512(const WeightMatrix& w, const PackedActivations& x, TileRange range, float* y,

@@ -28,6 +28,8 @@ void q6_k_tile_avx2(const WeightMatrix& w, const PackedActivations& x, TileRange
                     int64_t y_stride);
 void f16_tile_avx2(const WeightMatrix& w, const PackedActivations& x, TileRange range, float* y,
                    int64_t y_stride);
+void bf16_tile_avx2(const WeightMatrix& w, const PackedActivations& x, TileRange range, float* y,
+                    int64_t y_stride);
 void f32_tile_avx2(const WeightMatrix& w, const PackedActivations& x, TileRange range, float* y,
                    int64_t y_stride);
 

@@ -29,19 +29,12 @@ TEST(Dispatch, EveryPathHasAKernelForEveryType) {
   }
 }
 
-// The priority types have their own kernels on the SIMD paths (a missing
-// entry would silently fall back and still pass the accuracy tests).
-TEST(Dispatch, SimdPathsCoverThePriorityTypes) {
-  for (ElementType type :
-       {ElementType::kF32, ElementType::kF16, ElementType::kQ4_0, ElementType::kQ4_1,
-        ElementType::kQ5_0, ElementType::kQ5_1, ElementType::kQ8_0, ElementType::kQ2_K,
-        ElementType::kQ3_K, ElementType::kQ4_K, ElementType::kQ5_K, ElementType::kQ6_K}) {
+// Every supported weight type has its own kernel on both SIMD paths (a
+// missing entry would silently fall back and still pass the accuracy tests).
+TEST(Dispatch, SimdPathsCoverEveryWeightType) {
+  for (ElementType type : testing::matmul_types()) {
+    if (type == ElementType::kQ8_1 || type == ElementType::kQ8_K) continue;  // activation formats
     EXPECT_NE(avx512_tile_kernel(type), nullptr) << element_type_name(type);
-  }
-  for (ElementType type :
-       {ElementType::kF32, ElementType::kF16, ElementType::kQ4_0, ElementType::kQ4_1,
-        ElementType::kQ5_0, ElementType::kQ5_1, ElementType::kQ8_0, ElementType::kQ2_K,
-        ElementType::kQ3_K, ElementType::kQ4_K, ElementType::kQ5_K, ElementType::kQ6_K}) {
     EXPECT_NE(avx2_tile_kernel(type), nullptr) << element_type_name(type);
   }
 }
