@@ -61,8 +61,12 @@ Result<std::string> ChatTemplate::render(const ChatPromptInput& input) const {
   nlohmann::ordered_json context = chat_template_context(input);
   jinja::Variables variables;
   variables.reserve(context.size());
-  for (auto it = context.begin(); it != context.end(); ++it) {
-    variables.emplace_back(it.key(), jinja::value_from_json(it.value()));
+  try {
+    for (auto it = context.begin(); it != context.end(); ++it) {
+      variables.emplace_back(it.key(), jinja::value_from_json(it.value()));
+    }
+  } catch (const ErrorException& error) {
+    return error.error();
   }
   jinja::RenderOptions options;
   options.fixed_now = input.fixed_now;

@@ -17,6 +17,7 @@
 #include <vector>
 
 #include "chat/chat_template.h"
+#include "reference_runner.h"
 #include "support/shared_data.h"
 
 namespace ingot::chat {
@@ -125,24 +126,6 @@ std::string read_file(const std::filesystem::path& path) {
   return buffer.str();
 }
 
-// Runs the reference once for the whole batch.
-Json run_reference(const Json& batch) {
-  std::filesystem::path input = ingot::testing::temp_dir() / "parity_batch.json";
-  std::ofstream(input, std::ios::binary) << batch.dump();
-  std::filesystem::path script =
-      std::filesystem::path(__FILE__).parent_path() / "jinja_reference.py";
-  std::string command =
-      "TZ=UTC /usr/bin/python3 '" + script.string() + "' < '" + input.string() + "'";
-  FILE* pipe = popen(command.c_str(), "r");
-  if (!pipe) return nullptr;
-  std::string output;
-  char buffer[65536];
-  size_t n;
-  while ((n = fread(buffer, 1, sizeof buffer, pipe)) > 0) output.append(buffer, n);
-  if (pclose(pipe) != 0) return nullptr;
-  return Json::parse(output, nullptr, false);
-}
-
 TEST(TemplateParity, EveryFixtureTemplateMatchesJinja2) {
   INGOT_REQUIRE_SHARED();
   setenv("TZ", "UTC", 1);
@@ -180,7 +163,7 @@ TEST(TemplateParity, EveryFixtureTemplateMatchesJinja2) {
     }
   }
 
-  Json reference = run_reference(batch);
+  Json reference = testing::run_jinja_reference(batch);
   ASSERT_TRUE(reference.is_array())
       << "the Jinja2 reference (/usr/bin/python3 with python3-jinja2) failed";
   ASSERT_EQ(reference.size(), cases.size());

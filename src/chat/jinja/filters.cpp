@@ -10,6 +10,7 @@
 #include "chat/jinja/errors.h"
 #include "chat/jinja/interpreter.h"
 #include "chat/jinja/json_convert.h"
+#include "chat/jinja/methods.h"
 #include "chat/jinja/operators.h"
 #include "chat/jinja/py_string.h"
 #include "chat/jinja/value_format.h"
@@ -123,12 +124,33 @@ Value f_attr(Interpreter&, const Value& input, CallArgs& args) {
   ArgReader reader(args, "attr", {"name"}, 1);
   std::optional<std::string> name = reader.get_string(0);
   if (!name) throw_render_error("attribute name must be a string");
-  return get_attribute(input, *name);
+  // Python's getattr only: unlike `x.name`, no fallback to x[name].
+  if (input.is_undefined()) throw_render_error(input.undefined_hint());
+  if (std::optional<Value> method = find_method(input, *name)) return *method;
+  if (input.is_object()) {
+    if (std::optional<Value> value = input.as_object().attribute(*name)) return *value;
+  }
+  return Value::undefined(
+      str_cat("'", input.type_name(), " object' has no attribute '", *name, "'"));
 }
 
 Value f_capitalize(Interpreter&, const Value& input, CallArgs& args) {
   ArgReader(args, "capitalize", {});
   return same_kind(input, py::capitalize(to_str(input)));
+}
+
+// str.center: the extra space goes left when both the padding and the
+// width are odd, as CPython does it.
+Value f_center(Interpreter&, const Value& input, CallArgs& args) {
+  ArgReader reader(args, "center", {"width"});
+  std::string text = to_str(input);
+  int64_t width = std::min<int64_t>(reader.get_int(0, 80), 1 << 20);
+  auto length = static_cast<int64_t>(py::length(text));
+  if (width <= length) return string_value(std::move(text));
+  int64_t margin = width - length;
+  int64_t left = margin / 2 + (margin & width & 1);
+  return string_value(std::string(static_cast<size_t>(left), ' ') + text +
+                      std::string(static_cast<size_t>(margin - left), ' '));
 }
 
 Value f_default(Interpreter&, const Value& input, CallArgs& args) {
@@ -571,6 +593,7 @@ constexpr std::array kFilters = {
     FilterEntry{"abs", f_abs},
     FilterEntry{"attr", f_attr},
     FilterEntry{"capitalize", f_capitalize},
+    FilterEntry{"center", f_center},
     FilterEntry{"count", f_length},
     FilterEntry{"d", f_default},
     FilterEntry{"default", f_default},
@@ -612,9 +635,9 @@ constexpr std::array kFilters = {
 };
 
 // Jinja2 filters ingot does not implement; templates naming them still parse.
-constexpr std::array<std::string_view, 13> kUnimplementedFilters = {
-    "batch",     "center",   "filesizeformat", "groupby", "pprint",   "random", "slice",
-    "striptags", "truncate", "urlencode",      "urlize",  "wordwrap", "xmlattr"};
+constexpr std::array<std::string_view, 12> kUnimplementedFilters = {
+    "batch",     "filesizeformat", "groupby",   "pprint", "random",   "slice",
+    "striptags", "truncate",       "urlencode", "urlize", "wordwrap", "xmlattr"};
 
 }  // namespace
 

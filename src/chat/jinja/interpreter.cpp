@@ -98,7 +98,8 @@ Value get_item(const Value& object, const Value& key) {
   if (object.is_undefined()) throw_render_error(object.undefined_hint());
   if (object.is_dict()) {
     if (const Value* value = object.as_dict().find(key)) return *value;
-  } else if (object.is_list() && object.as_list().is_iterator) {
+  } else if (object.is_list() &&
+             (object.as_list().is_iterator || !object.as_list().view_name.empty())) {
     return Value::undefined("'generator' object is not subscriptable");
   } else if ((object.is_list() || object.is_string()) && key.is_integral()) {
     return index_sequence(object, key.integral());

@@ -12,8 +12,12 @@
 namespace ingot::chat::jinja {
 namespace {
 
+// Deeper JSON than this is refused rather than recursed into.
+constexpr int kMaxJsonDepth = 256;
+
 template <typename Json>
-Value convert(const Json& json) {
+Value convert(const Json& json, int depth) {
+  if (depth > kMaxJsonDepth) throw_limit_error("JSON input nested too deeply");
   switch (json.type()) {
     case nlohmann::json::value_t::null:
       return Value::none();
@@ -35,14 +39,14 @@ Value convert(const Json& json) {
     case nlohmann::json::value_t::array: {
       std::vector<Value> items;
       items.reserve(json.size());
-      for (const auto& item : json) items.push_back(convert(item));
+      for (const auto& item : json) items.push_back(convert(item, depth + 1));
       return Value::list(std::move(items));
     }
     case nlohmann::json::value_t::object: {
       auto dict = std::make_shared<Dict>();
       dict->items.reserve(json.size());
       for (auto it = json.begin(); it != json.end(); ++it) {
-        dict->items.emplace_back(Value::string(it.key()), convert(it.value()));
+        dict->items.emplace_back(Value::string(it.key()), convert(it.value(), depth + 1));
       }
       return Value::dict(std::move(dict));
     }
@@ -151,6 +155,9 @@ class JsonWriter {
 
   void write_list(const List& list, int depth) {
     if (list.is_iterator) throw_render_error("Object of type generator is not JSON serializable");
+    if (!list.view_name.empty()) {
+      throw_render_error(str_cat("Object of type ", list.view_name, " is not JSON serializable"));
+    }
     if (list.items.empty()) {
       out_ += "[]";
       return;
@@ -195,10 +202,10 @@ class JsonWriter {
 }  // namespace
 
 Value value_from_json(const nlohmann::ordered_json& json) {
-  return convert(json);
+  return convert(json, 0);
 }
 Value value_from_json(const nlohmann::json& json) {
-  return convert(json);
+  return convert(json, 0);
 }
 
 std::string dump_json(const Value& value, const JsonDumpOptions& options) {

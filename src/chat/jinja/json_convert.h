@@ -11,6 +11,7 @@
 
 namespace ingot::chat::jinja {
 
+// Throws ErrorException (kResourceExhausted) past 256 levels of nesting.
 Value value_from_json(const nlohmann::ordered_json& json);
 Value value_from_json(const nlohmann::json& json);
 

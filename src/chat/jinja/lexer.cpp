@@ -382,6 +382,8 @@ class Lexer {
     } else if (e == 'U') {
       next = read_hex(i + 2, 8, code);
       if (code > 0x10FFFF) fail(i, "illegal Unicode character in string literal");
+    } else if (e == 'N') {
+      fail(i, "malformed \\N character escape");
     } else {
       value += '\\';  // an unknown escape keeps its backslash
       return i + 1;

@@ -175,18 +175,24 @@ bool is_alnum(char32_t c) {
   return is_digit(c) || is_alpha(c);
 }
 
+Value dict_view(std::vector<Value> items, std::string_view name) {
+  Value view = Value::list(std::move(items));
+  view.as_list().view_name = name;
+  return view;
+}
+
 Value dict_keys(const Value& self, const CallArgs& args) {
   ArgReader(args, "keys", {});
   std::vector<Value> keys;
   for (const auto& [key, _] : self.as_dict().items) keys.push_back(key);
-  return Value::list(std::move(keys));
+  return dict_view(std::move(keys), "dict_keys");
 }
 
 Value dict_values(const Value& self, const CallArgs& args) {
   ArgReader(args, "values", {});
   std::vector<Value> values;
   for (const auto& [_, value] : self.as_dict().items) values.push_back(value);
-  return Value::list(std::move(values));
+  return dict_view(std::move(values), "dict_values");
 }
 
 Value dict_items(const Value& self, const CallArgs& args) {
@@ -195,7 +201,7 @@ Value dict_items(const Value& self, const CallArgs& args) {
   for (const auto& [key, value] : self.as_dict().items) {
     items.push_back(Value::list({key, value}, true));
   }
-  return Value::list(std::move(items));
+  return dict_view(std::move(items), "dict_items");
 }
 
 Value dict_get(const Value& self, const CallArgs& args) {

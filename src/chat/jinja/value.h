@@ -28,6 +28,9 @@ struct List {
   // only once.
   bool is_iterator = false;
   bool consumed = false;
+  // dict.keys()/values()/items() give views: printed as dict_keys([...]),
+  // not JSON-serializable, not subscriptable. Empty for plain lists.
+  std::string_view view_name;
 };
 
 // Keys are strings (JSON, keyword arguments) or, in template literals,

@@ -62,6 +62,16 @@ void append_sequence_repr(std::string& out, const List& list) {
     out += "<generator object>";
     return;
   }
+  if (!list.view_name.empty()) {
+    out += list.view_name;
+    out += "([";
+    for (size_t i = 0; i < list.items.size(); ++i) {
+      if (i > 0) out += ", ";
+      append_repr(out, list.items[i]);
+    }
+    out += "])";
+    return;
+  }
   out += list.is_tuple ? '(' : '[';
   for (size_t i = 0; i < list.items.size(); ++i) {
     if (i > 0) out += ", ";
