@@ -20,6 +20,7 @@ int main(int argc, char** argv) {
            &ingot::cli::register_tokenize,
            &ingot::cli::register_run,
            &ingot::cli::register_bench,
+           &ingot::cli::register_template,
        }) {
     registrar(app, exit_code);
   }
