@@ -19,6 +19,7 @@ namespace ingot::tokenizer {
 class StreamingDecoder {
  public:
   // For generated text continuing a prompt, pass options.at_text_start = false.
+  // The decoder refers to `tokenizer`, which must outlive it.
   explicit StreamingDecoder(const Tokenizer& tokenizer, DecodeOptions options = {});
 
   // The text that is complete after this token (often empty or one piece).
