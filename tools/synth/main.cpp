@@ -73,27 +73,34 @@ Status add_tensors(const Options& o, const Shape& shape, WeightPreset preset, in
   return {};
 }
 
-Status synthesize(const Options& o) {
-  std::optional<Shape> shape = find_shape(o.shape);
-  if (!shape)
-    return invalid_argument(
-        fmt::format("unknown shape '{}' (known: {})", o.shape, fmt::join(shape_names(), ", ")));
-  std::optional<WeightPreset> preset = find_preset(o.type);
-  if (!preset)
-    return invalid_argument(
-        fmt::format("unknown type '{}' (known: f32, f16, q8_0, q4_0, q4_k_m)", o.type));
-  gguf::GgufWriter writer;
-  write_hyperparameters(*shape, writer);
-  writer.set_string(
-      "general.name",
-      o.name.empty()
-          ? fmt::format("ingot-synth {} {} seed {} (random weights: its output is noise)", o.shape,
-                        o.type, o.seed)
-          : o.name);
-  writer.set_u32("general.file_type", file_type_id(*preset));
-  if (*preset != WeightPreset::kF32 && *preset != WeightPreset::kF16) {
+std::string general_name(const Options& o) {
+  if (!o.name.empty()) return o.name;
+  return fmt::format("ingot-synth {} {} seed {} (random weights: its output is noise)", o.shape,
+                     o.type, o.seed);
+}
+
+void write_general(const Options& o, WeightPreset preset, gguf::GgufWriter& writer) {
+  writer.set_string("general.name", general_name(o));
+  writer.set_u32("general.file_type", file_type_id(preset));
+  if (preset != WeightPreset::kF32 && preset != WeightPreset::kF16) {
     writer.set_u32("general.quantization_version", 2);
   }
+}
+
+Status synthesize(const Options& o) {
+  std::optional<Shape> shape = find_shape(o.shape);
+  if (!shape) {
+    return invalid_argument(
+        fmt::format("unknown shape '{}' (known: {})", o.shape, fmt::join(shape_names(), ", ")));
+  }
+  std::optional<WeightPreset> preset = find_preset(o.type);
+  if (!preset) {
+    return invalid_argument(
+        fmt::format("unknown type '{}' (known: f32, f16, q8_0, q4_0, q4_k_m)", o.type));
+  }
+  gguf::GgufWriter writer;
+  write_hyperparameters(*shape, writer);
+  write_general(o, *preset, writer);
   INGOT_ASSIGN_OR_RETURN(int64_t vocabulary, write_vocabulary(o, writer));
   if (vocabulary <= 0) return invalid_argument("the vocabulary is empty");
   INGOT_RETURN_IF_ERROR(add_tensors(o, *shape, *preset, vocabulary, writer));
