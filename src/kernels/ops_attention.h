@@ -1,14 +1,22 @@
 #pragma once
-// Attention of one query head over cached keys and values (F16), computed
-// flash-style: the cached positions arrive in runs (the KV cache's blocks)
-// and an online softmax folds each run into a running maximum, a running
-// denominator and an unnormalized output, so no score vector as long as the
+// Attention of the query heads that share one KV head (grouped-query
+// attention) over cached keys and values in F16, computed flash-style: the
+// cached positions arrive in runs (the KV cache's blocks) and an online
+// softmax folds each run into a running maximum, a running denominator and
+// an unnormalized output per head, so no score vector as long as the
 // context is ever stored:
 //   s_j = scale * q.k_j
 //   m'  = max(m, max_j s_j)
 //   l'  = l e^(m - m') + sum_j e^(s_j - m')
 //   o'  = o e^(m - m') + sum_j e^(s_j - m') v_j
-// and the result is o / l once every run has been seen.
+// and each head's result is o / l once every run has been seen.
+//
+// Keys are stored transposed, dimension-major (keys[d * key_stride + j]):
+// sixteen positions' scores are then sixteen lanes of one vector, built by
+// broadcasting q[d] against a row of the tile, with no horizontal sums; and
+// every head of the group reuses each converted row. Values stay
+// position-major (values[j * head_dim + d]), the order the weighted sum
+// reads them in.
 
 #include <cmath>
 #include <cstdint>
@@ -23,22 +31,25 @@ struct AttentionState {
 // Clears `state` and the head_dim floats of `output` before the first run.
 void attention_begin(AttentionState& state, float* output, int64_t head_dim);
 
-// Folds `n` cached positions into the state: keys and values are [n][head_dim]
-// F16 rows, consecutive. q and output hold head_dim floats.
-void attention_accumulate(const float* q, const uint16_t* keys, const uint16_t* values, int64_t n,
-                          int64_t head_dim, float scale, AttentionState& state, float* output);
+// Folds `n` cached positions into the states of `n_q` query heads: q and
+// outputs hold n_q rows of head_dim floats, states n_q entries.
+void attention_accumulate(const float* q, int64_t n_q, const uint16_t* keys, int64_t key_stride,
+                          const uint16_t* values, int64_t n, int64_t head_dim, float scale,
+                          AttentionState* states, float* outputs);
 
 // output <- output / denominator.
 void attention_end(const AttentionState& state, float* output, int64_t head_dim);
 
 namespace scalar {
-void attention_accumulate(const float* q, const uint16_t* keys, const uint16_t* values, int64_t n,
-                          int64_t head_dim, float scale, AttentionState& state, float* output);
+void attention_accumulate(const float* q, int64_t n_q, const uint16_t* keys, int64_t key_stride,
+                          const uint16_t* values, int64_t n, int64_t head_dim, float scale,
+                          AttentionState* states, float* outputs);
 }  // namespace scalar
 
 namespace avx512 {
-void attention_accumulate(const float* q, const uint16_t* keys, const uint16_t* values, int64_t n,
-                          int64_t head_dim, float scale, AttentionState& state, float* output);
+void attention_accumulate(const float* q, int64_t n_q, const uint16_t* keys, int64_t key_stride,
+                          const uint16_t* values, int64_t n, int64_t head_dim, float scale,
+                          AttentionState* states, float* outputs);
 }  // namespace avx512
 
 }  // namespace ingot::kernels

@@ -12,70 +12,115 @@
 namespace ingot::kernels::avx512 {
 namespace {
 
-// 16 F16 values (or the first `mask` lanes) widened to F32.
-inline __m512 load_f16(const uint16_t* p, __mmask16 mask) {
-  return _mm512_cvtph_ps(_mm256_maskz_loadu_epi16(mask, p));
-}
+// Sixteen positions per step: one vector of scores per head.
+constexpr int64_t kStep = 16;
+// Heads handled together: their score and output vectors stay in registers.
+constexpr int kMaxHeads = 8;
 
 inline __mmask16 lanes(int64_t remaining) {
   return remaining >= 16 ? __mmask16(0xffff) : tail_mask(remaining);
 }
 
-float dot_f16(const float* q, const uint16_t* k, int64_t n) {
-  __m512 sum = _mm512_setzero_ps();
-  for (int64_t d = 0; d < n; d += 16) {
-    const __mmask16 m = lanes(n - d);
-    sum = _mm512_fmadd_ps(_mm512_maskz_loadu_ps(m, q + d), load_f16(k + d, m), sum);
-  }
-  return _mm512_reduce_add_ps(sum);
+// 16 F16 values (or the lanes of `mask`) widened to F32.
+inline __m512 load_f16(const uint16_t* p, __mmask16 mask) {
+  return _mm512_cvtph_ps(_mm256_maskz_loadu_epi16(mask, p));
 }
 
-// scores[j] <- e^(scores[j] - max), returning their sum.
-float exponentiate(float* scores, int64_t count, float max) {
-  const __m512 shift = _mm512_set1_ps(max);
-  __m512 sum = _mm512_setzero_ps();
-  for (int64_t j = 0; j < count; j += 16) {
-    const __mmask16 m = lanes(count - j);
-    const __m512 e = exp_ps(_mm512_sub_ps(_mm512_maskz_loadu_ps(m, scores + j), shift));
-    _mm512_mask_storeu_ps(scores + j, m, e);
-    sum = _mm512_mask_add_ps(sum, m, sum, e);
+// scores[h] = scale * q_h . k_j for the positions of `mask`: each row of the
+// transposed key tile is converted once and serves every head.
+template <int kHeads>
+void score(const float* q, const uint16_t* keys, int64_t key_stride, int64_t head_dim, float scale,
+           __mmask16 mask, __m512 (&scores)[kMaxHeads]) {
+  for (int h = 0; h < kHeads; ++h) scores[h] = _mm512_setzero_ps();
+  for (int64_t d = 0; d < head_dim; ++d) {
+    const __m512 k = load_f16(keys + d * key_stride, mask);
+    for (int h = 0; h < kHeads; ++h) {
+      scores[h] = _mm512_fmadd_ps(_mm512_set1_ps(q[h * head_dim + d]), k, scores[h]);
+    }
   }
-  return _mm512_reduce_add_ps(sum);
+  for (int h = 0; h < kHeads; ++h) scores[h] = _mm512_mul_ps(scores[h], _mm512_set1_ps(scale));
 }
 
-// output <- output * rescale + sum_j weights[j] v_j, sixteen dimensions at a
-// time so each slice of the output stays in a register across positions.
-void accumulate_values(const float* weights, const uint16_t* v, int64_t count, int64_t head_dim,
-                       float rescale, float* output) {
+// Turns each head's scores into weights e^(s - m') (0 outside `mask`),
+// updating its running max and denominator; returns the output rescales.
+template <int kHeads>
+void update_softmax(__m512 (&scores)[kMaxHeads], __mmask16 mask, AttentionState* states,
+                    float (&weights)[kMaxHeads][kStep], float (&rescale)[kMaxHeads]) {
+  for (int h = 0; h < kHeads; ++h) {
+    const float step_max = _mm512_mask_reduce_max_ps(mask, scores[h]);
+    const float new_max = std::max(states[h].max_score, step_max);
+    rescale[h] = std::exp(states[h].max_score - new_max);
+    const __m512 w =
+        _mm512_maskz_mov_ps(mask, exp_ps(_mm512_sub_ps(scores[h], _mm512_set1_ps(new_max))));
+    _mm512_storeu_ps(weights[h], w);
+    states[h].denominator = states[h].denominator * rescale[h] + _mm512_reduce_add_ps(w);
+    states[h].max_score = new_max;
+  }
+}
+
+// outputs[h] = outputs[h] * rescale[h] + sum_j weights[h][j] v_j, sixteen
+// dimensions at a time; each converted slice of v serves every head.
+template <int kHeads>
+void accumulate_values(const uint16_t* values, int64_t count, int64_t head_dim,
+                       const float (&weights)[kMaxHeads][kStep], const float (&rescale)[kMaxHeads],
+                       float* outputs) {
   for (int64_t d = 0; d < head_dim; d += 16) {
     const __mmask16 m = lanes(head_dim - d);
-    __m512 acc = _mm512_mul_ps(_mm512_maskz_loadu_ps(m, output + d), _mm512_set1_ps(rescale));
-    for (int64_t j = 0; j < count; ++j) {
-      acc = _mm512_fmadd_ps(_mm512_set1_ps(weights[j]), load_f16(v + j * head_dim + d, m), acc);
+    __m512 acc[kMaxHeads];
+    for (int h = 0; h < kHeads; ++h) {
+      acc[h] = _mm512_mul_ps(_mm512_maskz_loadu_ps(m, outputs + h * head_dim + d),
+                             _mm512_set1_ps(rescale[h]));
     }
-    _mm512_mask_storeu_ps(output + d, m, acc);
+    for (int64_t j = 0; j < count; ++j) {
+      const __m512 v = load_f16(values + j * head_dim + d, m);
+      for (int h = 0; h < kHeads; ++h) {
+        acc[h] = _mm512_fmadd_ps(_mm512_set1_ps(weights[h][j]), v, acc[h]);
+      }
+    }
+    for (int h = 0; h < kHeads; ++h) _mm512_mask_storeu_ps(outputs + h * head_dim + d, m, acc[h]);
   }
 }
+
+template <int kHeads>
+void accumulate_heads(const float* q, const uint16_t* keys, int64_t key_stride,
+                      const uint16_t* values, int64_t n, int64_t head_dim, float scale,
+                      AttentionState* states, float* outputs) {
+  __m512 scores[kMaxHeads];
+  alignas(64) float weights[kMaxHeads][kStep];
+  float rescale[kMaxHeads];
+  for (int64_t start = 0; start < n; start += kStep) {
+    const int64_t count = std::min(kStep, n - start);
+    const __mmask16 mask = lanes(count);
+    score<kHeads>(q, keys + start, key_stride, head_dim, scale, mask, scores);
+    update_softmax<kHeads>(scores, mask, states, weights, rescale);
+    accumulate_values<kHeads>(values + start * head_dim, count, head_dim, weights, rescale,
+                              outputs);
+  }
+}
+
+using HeadsFn = void (*)(const float*, const uint16_t*, int64_t, const uint16_t*, int64_t, int64_t,
+                         float, AttentionState*, float*);
+constexpr HeadsFn kByHeadCount[kMaxHeads + 1] = {
+    nullptr,
+    &accumulate_heads<1>,
+    &accumulate_heads<2>,
+    &accumulate_heads<3>,
+    &accumulate_heads<4>,
+    &accumulate_heads<5>,
+    &accumulate_heads<6>,
+    &accumulate_heads<7>,
+    &accumulate_heads<8>,
+};
 
 }  // namespace
 
-void attention_accumulate(const float* q, const uint16_t* keys, const uint16_t* values, int64_t n,
-                          int64_t head_dim, float scale, AttentionState& state, float* output) {
-  constexpr int64_t kChunk = 64;
-  alignas(64) float scores[kChunk];
-  for (int64_t start = 0; start < n; start += kChunk) {
-    const int64_t count = std::min(kChunk, n - start);
-    const uint16_t* k = keys + start * head_dim;
-    float chunk_max = -INFINITY;
-    for (int64_t j = 0; j < count; ++j) {
-      scores[j] = scale * dot_f16(q, k + j * head_dim, head_dim);
-      chunk_max = std::max(chunk_max, scores[j]);
-    }
-    const float new_max = std::max(state.max_score, chunk_max);
-    const float rescale = std::exp(state.max_score - new_max);
-    state.denominator = state.denominator * rescale + exponentiate(scores, count, new_max);
-    accumulate_values(scores, values + start * head_dim, count, head_dim, rescale, output);
-    state.max_score = new_max;
+void attention_accumulate(const float* q, int64_t n_q, const uint16_t* keys, int64_t key_stride,
+                          const uint16_t* values, int64_t n, int64_t head_dim, float scale,
+                          AttentionState* states, float* outputs) {
+  for (int64_t h = 0; h < n_q; h += kMaxHeads) {
+    const int64_t heads = std::min<int64_t>(kMaxHeads, n_q - h);
+    kByHeadCount[heads](q + h * head_dim, keys, key_stride, values, n, head_dim, scale, states + h,
+                        outputs + h * head_dim);
   }
 }
 

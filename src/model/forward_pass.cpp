@@ -176,47 +176,55 @@ void ForwardPass::project_qkv(const LayerWeights& w, int64_t n_tokens, ThreadPoo
 
 void ForwardPass::store_kv(int64_t layer, int64_t n_tokens, KvCache& cache) {
   const int64_t head_dim = config_.head_dim;
+  const int64_t block_size = cache.block_size();
   for (int64_t t = 0; t < n_tokens; ++t) {
     const KvCache::Cell cell = placements_[t].cell;
     for (int64_t h = 0; h < config_.n_kv_heads; ++h) {
       const float* k = k_.data() + t * config_.kv_dim() + h * head_dim;
       const float* v = v_.data() + t * config_.kv_dim() + h * head_dim;
-      uint16_t* k_cell = cache.keys(layer, cell.block, h) + cell.offset * head_dim;
+      // Keys go in dimension-major (see KvCache), values position-major.
+      uint16_t* k_tile = cache.keys(layer, cell.block, h) + cell.offset;
       uint16_t* v_cell = cache.values(layer, cell.block, h) + cell.offset * head_dim;
       for (int64_t d = 0; d < head_dim; ++d) {
-        k_cell[d] = kernels::f32_to_f16(k[d]);
+        k_tile[d * block_size] = kernels::f32_to_f16(k[d]);
         v_cell[d] = kernels::f32_to_f16(v[d]);
       }
     }
   }
 }
 
-// Each (entry, query head) attends to its sequence's positions up to its
-// own: the batch's keys are already in the cache, so a prompt's tokens see
-// each other causally and never another sequence's.
+// Each entry's query heads attend to its sequence's positions up to its
+// own, one task per (entry, KV head) so the heads sharing a KV head read its
+// keys and values once. The batch's keys are already in the cache, so a
+// prompt's tokens see each other causally and never another sequence's.
 void ForwardPass::attend(int64_t layer, const Batch& batch, const KvCache& cache,
                          ThreadPool& pool) {
   const ModelConfig& c = config_;
-  const int64_t n_tasks = batch.size() * c.n_heads;
+  const int64_t group = c.group_size();
+  const int64_t n_tasks = batch.size() * c.n_kv_heads;
   const int64_t block_size = cache.block_size();
   const int64_t grain = std::max<int64_t>(1, n_tasks / (8 * pool.size()));
   pool.parallel_for(n_tasks, grain, [&](int64_t begin, int64_t end) {
+    std::array<kernels::AttentionState, kMaxGroupSize> states;
     for (int64_t task = begin; task < end; ++task) {
-      const int64_t t = task / c.n_heads, head = task % c.n_heads;
-      const int64_t kv_head = head / c.group_size();
-      const float* q = q_.data() + t * c.q_dim() + head * c.head_dim;
-      float* out = attended_.data() + t * c.q_dim() + head * c.head_dim;
+      const int64_t t = task / c.n_kv_heads, kv_head = task % c.n_kv_heads;
+      const int64_t first = t * c.q_dim() + kv_head * group * c.head_dim;
+      const float* q = q_.data() + first;
+      float* out = attended_.data() + first;
       const int64_t n_positions = batch.entries()[t].position + 1;
       const std::vector<int32_t>& blocks = *placements_[t].blocks;
-      kernels::AttentionState state;
-      kernels::attention_begin(state, out, c.head_dim);
-      for (int64_t start = 0, b = 0; start < n_positions; start += block_size, ++b) {
-        const int64_t count = std::min(block_size, n_positions - start);
-        kernels::attention_accumulate(q, cache.keys(layer, blocks[b], kv_head),
-                                      cache.values(layer, blocks[b], kv_head), count, c.head_dim,
-                                      attention_scale_, state, out);
+      for (int64_t h = 0; h < group; ++h) {
+        kernels::attention_begin(states[h], out + h * c.head_dim, c.head_dim);
       }
-      kernels::attention_end(state, out, c.head_dim);
+      for (int64_t start = 0, b = 0; start < n_positions; start += block_size, ++b) {
+        kernels::attention_accumulate(q, group, cache.keys(layer, blocks[b], kv_head), block_size,
+                                      cache.values(layer, blocks[b], kv_head),
+                                      std::min(block_size, n_positions - start), c.head_dim,
+                                      attention_scale_, states.data(), out);
+      }
+      for (int64_t h = 0; h < group; ++h) {
+        kernels::attention_end(states[h], out + h * c.head_dim, c.head_dim);
+      }
     }
   });
 }

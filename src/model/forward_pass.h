@@ -25,6 +25,9 @@ namespace ingot::model {
 
 class ForwardPass {
  public:
+  // Query heads per KV head that one attention task can hold state for.
+  static constexpr int64_t kMaxGroupSize = 64;
+
   ForwardPass(const ModelConfig& config, const ModelWeights& weights);
 
   // Writes the batch's keys and values into `cache` and returns the logits

@@ -6,8 +6,10 @@
 // its block p / block_size. Sequences of any lengths share one pool without
 // fragmenting it; dropping a sequence returns its blocks, and truncating it
 // returns the blocks past the new end (continuous batching and prefix reuse
-// need both). Within a block, each KV head's keys are one contiguous
-// [block_size][head_dim] tile, so attention reads runs of positions.
+// need both). Within a block, each KV head has one contiguous tile of keys
+// and one of values. Keys are dimension-major, [head_dim][block_size], and
+// values position-major, [block_size][head_dim]: the orders attention
+// reads them in (see kernels/ops_attention.h).
 
 #include <cstdint>
 #include <unordered_map>
@@ -54,7 +56,8 @@ class KvCache {
   // shrinks or is dropped.
   const std::vector<int32_t>& blocks(SequenceId sequence) const;
 
-  // The [block_size][head_dim] tile of keys (values) of one head in one block.
+  // The key tile ([head_dim][block_size]) or value tile ([block_size][head_dim])
+  // of one head in one block.
   uint16_t* keys(int64_t layer, int32_t block, int64_t head) {
     return keys_.data() + tile_offset(layer, block, head);
   }
@@ -83,8 +86,8 @@ class KvCache {
   int64_t head_dim_;
   int64_t block_size_;
   int64_t n_blocks_;
-  std::vector<uint16_t> keys_;    // [layer][block][head][cell][dim]
-  std::vector<uint16_t> values_;  // the same layout
+  std::vector<uint16_t> keys_;    // [layer][block][head][dim][cell]
+  std::vector<uint16_t> values_;  // [layer][block][head][cell][dim]
   std::vector<int32_t> free_blocks_;
   std::unordered_map<SequenceId, Sequence> sequences_;
 };

@@ -56,6 +56,9 @@ Status check_shapes(const ModelConfig& config) {
   if (config.n_heads % config.n_kv_heads != 0) {
     return invalid_format("attention.head_count must be a multiple of head_count_kv");
   }
+  if (config.n_heads / config.n_kv_heads > 64) {
+    return unsupported("more than 64 query heads per KV head");
+  }
   if (config.rms_eps <= 0.0f) return invalid_format("layer_norm_rms_epsilon must be positive");
   return {};
 }

@@ -49,36 +49,54 @@ std::vector<float> attention_by_definition(const std::vector<float>& q,
   return out;
 }
 
-using AccumulateFn = void (*)(const float*, const uint16_t*, const uint16_t*, int64_t, int64_t,
-                              float, AttentionState&, float*);
+using AccumulateFn = void (*)(const float*, int64_t, const uint16_t*, int64_t, const uint16_t*,
+                              int64_t, int64_t, float, AttentionState*, float*);
 
-// Feeds the context in runs of `run` positions, as the cache's blocks would.
+// The cache's key layout: dimension-major, positions `stride` apart.
+std::vector<uint16_t> transpose(const std::vector<uint16_t>& k, int64_t n, int64_t head_dim) {
+  std::vector<uint16_t> t(k.size());
+  for (int64_t j = 0; j < n; ++j) {
+    for (int64_t d = 0; d < head_dim; ++d) t[d * n + j] = k[j * head_dim + d];
+  }
+  return t;
+}
+
+// Feeds the context in runs of `run` positions, as the cache's blocks
+// would, for n_q heads at once; returns their outputs one after another.
 std::vector<float> attention_in_runs(AccumulateFn accumulate, const std::vector<float>& q,
-                                     const std::vector<uint16_t>& k, const std::vector<uint16_t>& v,
-                                     int64_t n, int64_t head_dim, float scale, int64_t run) {
-  std::vector<float> out(head_dim);
-  AttentionState state;
-  attention_begin(state, out.data(), head_dim);
+                                     int64_t n_q, const std::vector<uint16_t>& k,
+                                     const std::vector<uint16_t>& v, int64_t n, int64_t head_dim,
+                                     float scale, int64_t run) {
+  const std::vector<uint16_t> keys = transpose(k, n, head_dim);
+  std::vector<float> out(n_q * head_dim);
+  std::vector<AttentionState> states(n_q);
+  for (int64_t h = 0; h < n_q; ++h) attention_begin(states[h], out.data() + h * head_dim, head_dim);
   for (int64_t start = 0; start < n; start += run) {
     const int64_t count = std::min(run, n - start);
-    accumulate(q.data(), k.data() + start * head_dim, v.data() + start * head_dim, count, head_dim,
-               scale, state, out.data());
+    accumulate(q.data(), n_q, keys.data() + start, n, v.data() + start * head_dim, count, head_dim,
+               scale, states.data(), out.data());
   }
-  attention_end(state, out.data(), head_dim);
+  for (int64_t h = 0; h < n_q; ++h) attention_end(states[h], out.data() + h * head_dim, head_dim);
   return out;
 }
 
 TEST(Attention, ScalarMatchesTheDefinitionInAnyRuns) {
   for (int64_t head_dim : {8, 16, 64}) {
     for (int64_t n : {1, 2, 31, 65, 200}) {
-      std::vector<float> q = random_floats(head_dim, 1.0f, 7);
+      const int64_t n_q = 3;
+      std::vector<float> q = random_floats(n_q * head_dim, 1.0f, 7);
       std::vector<uint16_t> k = random_f16(n * head_dim, 2.0f, 8);
       std::vector<uint16_t> v = random_f16(n * head_dim, 1.0f, 9);
       const float scale = 1.0f / std::sqrt(float(head_dim));
-      std::vector<float> expected = attention_by_definition(q, k, v, n, head_dim, scale);
+      std::vector<float> expected;
+      for (int64_t h = 0; h < n_q; ++h) {
+        std::vector<float> q_h(q.begin() + h * head_dim, q.begin() + (h + 1) * head_dim);
+        std::vector<float> out = attention_by_definition(q_h, k, v, n, head_dim, scale);
+        expected.insert(expected.end(), out.begin(), out.end());
+      }
       for (int64_t run : {1, 7, 32, 1000}) {
         expect_close(
-            attention_in_runs(&scalar::attention_accumulate, q, k, v, n, head_dim, scale, run),
+            attention_in_runs(&scalar::attention_accumulate, q, n_q, k, v, n, head_dim, scale, run),
             expected, 1e-5f);
       }
     }
@@ -87,17 +105,20 @@ TEST(Attention, ScalarMatchesTheDefinitionInAnyRuns) {
 
 TEST(Attention, Avx512MatchesScalar) {
   SKIP_WITHOUT_AVX512();
-  for (int64_t head_dim : {8, 16, 24, 64, 80, 128}) {
-    for (int64_t n : {1, 3, 17, 64, 65, 300}) {
-      std::vector<float> q = random_floats(head_dim, 1.0f, 10);
-      std::vector<uint16_t> k = random_f16(n * head_dim, 2.0f, 11);
-      std::vector<uint16_t> v = random_f16(n * head_dim, 1.0f, 12);
-      const float scale = 1.0f / std::sqrt(float(head_dim));
-      for (int64_t run : {5, 32, 1000}) {
-        expect_close(
-            attention_in_runs(&avx512::attention_accumulate, q, k, v, n, head_dim, scale, run),
-            attention_in_runs(&scalar::attention_accumulate, q, k, v, n, head_dim, scale, run),
-            1e-5f);
+  for (int64_t n_q : {1, 2, 7, 8, 9, 16}) {
+    for (int64_t head_dim : {8, 16, 24, 64, 80, 128}) {
+      for (int64_t n : {1, 3, 17, 64, 65, 300}) {
+        std::vector<float> q = random_floats(n_q * head_dim, 1.0f, 10);
+        std::vector<uint16_t> k = random_f16(n * head_dim, 2.0f, 11);
+        std::vector<uint16_t> v = random_f16(n * head_dim, 1.0f, 12);
+        const float scale = 1.0f / std::sqrt(float(head_dim));
+        for (int64_t run : {5, 32, 1000}) {
+          expect_close(attention_in_runs(&avx512::attention_accumulate, q, n_q, k, v, n, head_dim,
+                                         scale, run),
+                       attention_in_runs(&scalar::attention_accumulate, q, n_q, k, v, n, head_dim,
+                                         scale, run),
+                       1e-5f);
+        }
       }
     }
   }
