@@ -72,6 +72,10 @@ void attention_accumulate(const float* q, int64_t n_q, const uint16_t* keys, int
     return avx512::attention_accumulate(q, n_q, keys, key_stride, values, n, head_dim, scale,
                                         states, outputs);
   }
+  if (use_avx2()) {
+    return avx2::attention_accumulate(q, n_q, keys, key_stride, values, n, head_dim, scale, states,
+                                      outputs);
+  }
   scalar::attention_accumulate(q, n_q, keys, key_stride, values, n, head_dim, scale, states,
                                outputs);
 }

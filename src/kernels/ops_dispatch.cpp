@@ -19,7 +19,17 @@ bool cpu_has_avx512() {
   return cpu.avx512f && cpu.avx512bw && cpu.avx512vl && cpu.f16c;
 }
 
+bool cpu_has_avx2() {
+  const CpuFeatures& cpu = cpu_features();
+  return cpu.avx2 && cpu.fma && cpu.f16c;
+}
+
 }  // namespace
+
+bool use_avx2() {
+  static const bool enabled = cpu_has_avx2() && !scalar_forced();
+  return enabled;
+}
 
 bool use_avx512() {
   static const bool enabled = cpu_has_avx512() && !scalar_forced();

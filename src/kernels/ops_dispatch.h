@@ -6,5 +6,7 @@
 namespace ingot::kernels {
 
 bool use_avx512();
+// AVX2 with FMA and F16C, for the ops that have an AVX2 path (attention).
+bool use_avx2();
 
 }  // namespace ingot::kernels

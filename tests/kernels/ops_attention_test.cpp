@@ -124,5 +124,29 @@ TEST(Attention, Avx512MatchesScalar) {
   }
 }
 
+TEST(Attention, Avx2MatchesScalar) {
+  if (!__builtin_cpu_supports("avx2") || !__builtin_cpu_supports("fma") ||
+      !__builtin_cpu_supports("f16c")) {
+    GTEST_SKIP() << "this CPU has no AVX2";
+  }
+  for (int64_t n_q : {1, 2, 7, 9}) {
+    for (int64_t head_dim : {8, 12, 16, 64, 80}) {
+      for (int64_t n : {1, 3, 8, 9, 65, 300}) {
+        std::vector<float> q = random_floats(n_q * head_dim, 1.0f, 13);
+        std::vector<uint16_t> k = random_f16(n * head_dim, 2.0f, 14);
+        std::vector<uint16_t> v = random_f16(n * head_dim, 1.0f, 15);
+        const float scale = 1.0f / std::sqrt(float(head_dim));
+        for (int64_t run : {5, 32, 1000}) {
+          expect_close(
+              attention_in_runs(&avx2::attention_accumulate, q, n_q, k, v, n, head_dim, scale, run),
+              attention_in_runs(&scalar::attention_accumulate, q, n_q, k, v, n, head_dim, scale,
+                                run),
+              1e-5f);
+        }
+      }
+    }
+  }
+}
+
 }  // namespace
 }  // namespace ingot::kernels
