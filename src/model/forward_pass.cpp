@@ -62,11 +62,13 @@ Result<Logits> ForwardPass::run(const Batch& batch, KvCache& cache, ThreadPool& 
   resize_buffers(n_tokens, batch.n_logits());
   embed(batch);
   compute_rope_angles(batch);
+  n_rows_ = n_tokens;
+  for (int64_t t = 0; t < n_tokens; ++t) rows_[t] = t;
   for (int64_t layer = 0; layer < config_.n_layers; ++layer) {
     attention_block(layer, batch, cache, pool);
-    feed_forward_block(weights_.layers[layer], n_tokens, pool);
+    if (n_rows_ > 0) feed_forward_block(weights_.layers[layer], n_rows_, pool);
   }
-  return output(batch, pool);
+  return output(pool);
 }
 
 // Claims a cache cell for every entry, in order; on the first failure the
@@ -107,6 +109,7 @@ void ForwardPass::resize_buffers(int64_t n_tokens, int64_t n_logits) {
   grow(k_, n_tokens * c.kv_dim());
   grow(v_, n_tokens * c.kv_dim());
   grow(attended_, n_tokens * c.q_dim());
+  grow(rows_, n_tokens);
   grow(gate_, n_tokens * c.n_ff);
   grow(up_, n_tokens * c.n_ff);
   grow(rope_cos_, n_tokens * c.rope.n_rot / 2);
@@ -141,12 +144,33 @@ void ForwardPass::attention_block(int64_t layer, const Batch& batch, KvCache& ca
                     config_.rms_eps);
   project_qkv(w, n_tokens, pool);
   store_kv(layer, n_tokens, cache);
+  if (layer + 1 == config_.n_layers) keep_output_rows(batch);
+  if (n_rows_ == 0) return;
   attend(layer, batch, cache, pool);
   // The output projection reuses `normed_` for its result.
-  packed_attended_.reset(attended_.data(), n_tokens, config_.q_dim());
+  packed_attended_.reset(attended_.data(), n_rows_, config_.q_dim());
   kernels::matmul(w.wo, packed_attended_.for_weight(w.wo, pool), normed_.data(), config_.n_embd,
                   pool);
-  add_in_place(x_.data(), normed_.data(), n_tokens * config_.n_embd);
+  add_in_place(x_.data(), normed_.data(), n_rows_ * config_.n_embd);
+}
+
+// In the last layer, once every entry's keys and values are cached, only
+// the rows whose logits are wanted matter: the rest of a prompt chunk is
+// dropped from the queries and the residual stream, which saves that
+// layer's attention, output projection and feed-forward for them.
+void ForwardPass::keep_output_rows(const Batch& batch) {
+  const ModelConfig& c = config_;
+  const std::vector<BatchEntry>& entries = batch.entries();
+  int64_t kept = 0;
+  for (int64_t t = 0; t < int64_t(entries.size()); ++t) {
+    if (!entries[t].wants_logits) continue;
+    if (kept != t) {
+      std::copy_n(q_.data() + t * c.q_dim(), c.q_dim(), q_.data() + kept * c.q_dim());
+      std::copy_n(x_.data() + t * c.n_embd, c.n_embd, x_.data() + kept * c.n_embd);
+    }
+    rows_[kept++] = t;
+  }
+  n_rows_ = kept;
 }
 
 void ForwardPass::project_qkv(const LayerWeights& w, int64_t n_tokens, ThreadPool& pool) {
@@ -201,14 +225,15 @@ void ForwardPass::attend(int64_t layer, const Batch& batch, const KvCache& cache
                          ThreadPool& pool) {
   const ModelConfig& c = config_;
   const int64_t group = c.group_size();
-  const int64_t n_tasks = batch.size() * c.n_kv_heads;
+  const int64_t n_tasks = n_rows_ * c.n_kv_heads;
   const int64_t block_size = cache.block_size();
   const int64_t grain = std::max<int64_t>(1, n_tasks / (8 * pool.size()));
   pool.parallel_for(n_tasks, grain, [&](int64_t begin, int64_t end) {
     std::array<kernels::AttentionState, kMaxGroupSize> states;
     for (int64_t task = begin; task < end; ++task) {
-      const int64_t t = task / c.n_kv_heads, kv_head = task % c.n_kv_heads;
-      const int64_t first = t * c.q_dim() + kv_head * group * c.head_dim;
+      const int64_t row = task / c.n_kv_heads, kv_head = task % c.n_kv_heads;
+      const int64_t t = rows_[row];  // the entry this row of q belongs to
+      const int64_t first = row * c.q_dim() + kv_head * group * c.head_dim;
       const float* q = q_.data() + first;
       float* out = attended_.data() + first;
       const int64_t n_positions = batch.entries()[t].position + 1;
@@ -244,16 +269,12 @@ void ForwardPass::feed_forward_block(const LayerWeights& w, int64_t n_tokens, Th
   add_in_place(x_.data(), normed_.data(), n_tokens * c.n_embd);
 }
 
-Logits ForwardPass::output(const Batch& batch, ThreadPool& pool) {
+// After the last layer the residual stream holds exactly the rows that
+// want logits, in entry order.
+Logits ForwardPass::output(ThreadPool& pool) {
   const int64_t n_embd = config_.n_embd;
-  int64_t n_rows = 0;
-  const std::vector<BatchEntry>& entries = batch.entries();
-  for (size_t t = 0; t < entries.size(); ++t) {
-    if (!entries[t].wants_logits) continue;
-    std::copy_n(x_.data() + t * n_embd, n_embd, final_.data() + n_rows * n_embd);
-    ++n_rows;
-  }
-  kernels::rms_norm(final_.data(), weights_.output_norm.data(), final_.data(), n_rows, n_embd,
+  const int64_t n_rows = n_rows_;
+  kernels::rms_norm(x_.data(), weights_.output_norm.data(), final_.data(), n_rows, n_embd,
                     config_.rms_eps);
   if (n_rows > 0) {
     packed_final_.reset(final_.data(), n_rows, n_embd);

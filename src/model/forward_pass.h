@@ -68,7 +68,8 @@ class ForwardPass {
   void store_kv(int64_t layer, int64_t n_tokens, KvCache& cache);
   void attend(int64_t layer, const Batch& batch, const KvCache& cache, ThreadPool& pool);
   void feed_forward_block(const LayerWeights& w, int64_t n_tokens, ThreadPool& pool);
-  Logits output(const Batch& batch, ThreadPool& pool);
+  void keep_output_rows(const Batch& batch);
+  Logits output(ThreadPool& pool);
 
   const ModelConfig& config_;
   const ModelWeights& weights_;
@@ -76,6 +77,10 @@ class ForwardPass {
   float attention_scale_;
 
   std::vector<Placement> placements_;
+  // The rows of q_, attended_ and x_ still computed: every entry until the
+  // last layer, then only those that want logits. rows_[r] is row r's entry.
+  std::vector<int64_t> rows_;
+  int64_t n_rows_ = 0;
   std::vector<float> x_;         // [T][n_embd] the residual stream
   std::vector<float> normed_;    // [T][n_embd]
   std::vector<float> q_;         // [T][q_dim]
