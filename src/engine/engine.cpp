@@ -1,0 +1,260 @@
+#include "engine/engine.h"
+
+#include <spdlog/spdlog.h>
+
+#include <algorithm>
+
+namespace ingot::engine {
+namespace {
+
+constexpr int64_t kDefaultContextCap = 4096;
+
+Status check_options(const EngineOptions& options) {
+  if (options.parallel < 1 || options.parallel > 256) {
+    return invalid_argument("--parallel must be between 1 and 256");
+  }
+  if (options.batch_size < 1) return invalid_argument("--batch-size must be at least 1");
+  if (options.max_queue < 0) return invalid_argument("--max-queue must not be negative");
+  if (options.context_size < 0) return invalid_argument("--ctx-size must not be negative");
+  return {};
+}
+
+int64_t resolve_context(const EngineOptions& options, const model::ModelConfig& config) {
+  if (options.context_size > 0) return options.context_size;
+  int64_t trained = config.context_length > 0 ? config.context_length : kDefaultContextCap;
+  return std::min(trained, kDefaultContextCap);
+}
+
+}  // namespace
+
+Result<std::unique_ptr<Engine>> Engine::start(model::Model& model,
+                                              const tokenizer::Tokenizer& tokenizer,
+                                              EngineOptions options) {
+  INGOT_RETURN_IF_ERROR(check_options(options));
+  std::unique_ptr<Engine> engine(new Engine(model, tokenizer, options));
+  engine->thread_ = std::thread([raw = engine.get()] { raw->run(); });
+  return engine;
+}
+
+Engine::Engine(model::Model& model, const tokenizer::Tokenizer& tokenizer, EngineOptions options)
+    : model_(model),
+      tokenizer_(tokenizer),
+      options_(options),
+      context_size_(resolve_context(options, model.config())),
+      pool_(options.threads > 0 ? options.threads : ThreadPool::default_thread_count()),
+      cache_(model.make_cache(context_size_ * options.parallel)) {
+  slots_.reserve(static_cast<size_t>(options.parallel));
+  for (int32_t i = 0; i < options.parallel; ++i) slots_.emplace_back(i, tokenizer_);
+  prefill_in_batch_.resize(slots_.size());
+  decode_in_batch_.resize(slots_.size());
+}
+
+Engine::~Engine() {
+  stop();
+}
+
+void Engine::stop() {
+  {
+    std::lock_guard lock(doorbell_->mutex);
+    stopping_ = true;
+  }
+  doorbell_->ring.notify_all();
+  if (thread_.joinable()) thread_.join();
+}
+
+Result<RequestHandle> Engine::submit(GenerationRequest request) {
+  auto prompt_size = static_cast<int64_t>(request.prompt.size());
+  if (prompt_size == 0) return invalid_argument("the prompt is empty");
+  if (prompt_size >= context_size_ ||
+      (request.max_tokens > 0 && prompt_size + request.max_tokens > context_size_)) {
+    return Error(ErrorKind::kContextLengthExceeded,
+                 "the prompt has " + std::to_string(prompt_size) + " tokens" +
+                     (request.max_tokens > 0
+                          ? " and max_tokens asks for " + std::to_string(request.max_tokens)
+                          : std::string()) +
+                     ", but the context holds " + std::to_string(context_size_) + " tokens");
+  }
+  std::shared_ptr<RequestState> state;
+  {
+    std::lock_guard lock(doorbell_->mutex);
+    if (stopping_) return Error(ErrorKind::kUnavailable, "the server is shutting down");
+    int32_t free_slots = options_.parallel - active_.load();
+    if (static_cast<int64_t>(queue_.size()) >= options_.max_queue + std::max(free_slots, 0)) {
+      return Error(ErrorKind::kResourceExhausted,
+                   "all " + std::to_string(options_.parallel) + " slots are busy and " +
+                       std::to_string(queue_.size()) + " requests are waiting");
+    }
+    state = std::make_shared<RequestState>(next_id_++);
+    queue_.push_back({state, std::move(request), Clock::now()});
+  }
+  doorbell_->ring.notify_all();
+  return RequestHandle(state, [doorbell = doorbell_] { doorbell->ring.notify_all(); });
+}
+
+EngineStats Engine::stats() const {
+  EngineStats stats;
+  stats.slots = options_.parallel;
+  stats.active = active_.load();
+  {
+    std::lock_guard lock(doorbell_->mutex);
+    stats.queued = static_cast<int32_t>(queue_.size());
+  }
+  stats.kv_cells_used = kv_used_.load();
+  stats.kv_cells_total = cache_.capacity();
+  stats.prefix_cache_hits = prefix_hits_.load();
+  stats.prefix_tokens_reused = prefix_tokens_.load();
+  return stats;
+}
+
+void Engine::run() {
+  while (wait_for_work()) step();
+  for (Slot& slot : slots_) slot.finish(FinishReason::kCancelled);
+  std::lock_guard lock(doorbell_->mutex);
+  for (Pending& pending : queue_) {
+    pending.state->events.push_final(FinishEvent{FinishReason::kCancelled, {}});
+  }
+  queue_.clear();
+  active_ = 0;
+}
+
+bool Engine::wait_for_work() {
+  bool any_busy = std::any_of(slots_.begin(), slots_.end(), [](const Slot& s) { return s.busy(); });
+  std::unique_lock lock(doorbell_->mutex);
+  if (!any_busy) doorbell_->ring.wait(lock, [&] { return stopping_ || !queue_.empty(); });
+  return !stopping_;
+}
+
+void Engine::step() {
+  drop_cancelled();
+  admit_waiting();
+  build_batch();
+  if (batch_.empty()) return;
+
+  Result<model::Logits> logits = model_.forward(batch_, cache_, pool_);
+  if (!logits.ok()) {
+    spdlog::error("forward pass failed: {}", logits.error().describe());
+    fail_batch(logits.error());
+    publish_stats();
+    return;
+  }
+  for (size_t i = 0; i < slots_.size(); ++i) {
+    Slot& slot = slots_[i];
+    if (prefill_in_batch_[i] > 0) slot.committed_prefill(prefill_in_batch_[i]);
+    if (decode_in_batch_[i]) slot.committed_decode();
+  }
+  for (int64_t row = 0; row < logits->n_rows; ++row) {
+    logits_owners_[static_cast<size_t>(row)]->on_logits(logits->row(row), logits->n_vocab,
+                                                        context_size_);
+  }
+  publish_stats();
+}
+
+void Engine::drop_cancelled() {
+  for (Slot& slot : slots_) {
+    if (slot.busy() && slot.request()->cancelled.load(std::memory_order_acquire)) {
+      slot.finish(FinishReason::kCancelled);
+    }
+  }
+  std::lock_guard lock(doorbell_->mutex);
+  std::erase_if(queue_, [](const Pending& pending) {
+    if (!pending.state->cancelled.load(std::memory_order_acquire)) return false;
+    pending.state->events.push_final(FinishEvent{FinishReason::kCancelled, {}});
+    return true;
+  });
+}
+
+void Engine::admit_waiting() {
+  for (;;) {
+    auto free_slot =
+        std::find_if(slots_.begin(), slots_.end(), [](const Slot& s) { return !s.busy(); });
+    if (free_slot == slots_.end()) return;
+    Pending pending;
+    {
+      std::lock_guard lock(doorbell_->mutex);
+      if (queue_.empty()) return;
+      pending = std::move(queue_.front());
+      queue_.pop_front();
+    }
+    Slot& slot = choose_slot(pending.request.prompt);
+    // At least one prompt token is always run, for the logits of the next.
+    size_t reuse =
+        std::min(slot.common_prefix(pending.request.prompt), pending.request.prompt.size() - 1);
+    cache_.truncate(slot.sequence(), static_cast<int64_t>(reuse));
+    if (reuse > 0) {
+      ++prefix_hits_;
+      prefix_tokens_ += static_cast<int64_t>(reuse);
+    }
+    slot.start(std::move(pending.state), std::move(pending.request), reuse, pending.submitted);
+  }
+}
+
+Slot& Engine::choose_slot(const std::vector<int32_t>& prompt) {
+  // The free slot sharing the longest prefix; among those sharing none, the
+  // one holding the least, so that useful caches survive longest.
+  Slot* best = nullptr;
+  size_t best_prefix = 0;
+  for (Slot& slot : slots_) {
+    if (slot.busy()) continue;
+    size_t prefix = slot.common_prefix(prompt);
+    bool better = best == nullptr || prefix > best_prefix ||
+                  (prefix == best_prefix && slot.cached().size() < best->cached().size());
+    if (better) {
+      best = &slot;
+      best_prefix = prefix;
+    }
+  }
+  return *best;
+}
+
+void Engine::build_batch() {
+  batch_.clear();
+  logits_owners_.clear();
+  std::fill(prefill_in_batch_.begin(), prefill_in_batch_.end(), 0);
+  std::fill(decode_in_batch_.begin(), decode_in_batch_.end(), 0);
+  auto budget = static_cast<size_t>(options_.batch_size);
+  for (size_t i = 0; i < slots_.size() && budget > 0; ++i) {
+    Slot& slot = slots_[i];
+    if (!slot.decoding()) continue;
+    batch_.add(slot.decode_token(), slot.position(), slot.sequence(), true);
+    logits_owners_.push_back(&slot);
+    decode_in_batch_[i] = 1;
+    --budget;
+  }
+  for (size_t i = 0; i < slots_.size() && budget > 0; ++i) {
+    Slot& slot = slots_[i];
+    if (!slot.prefilling()) continue;
+    std::span<const int32_t> chunk = slot.next_prefill(budget);
+    bool completes = chunk.size() == slot.prefill_remaining();
+    for (size_t j = 0; j < chunk.size(); ++j) {
+      bool wants_logits = completes && j + 1 == chunk.size();
+      batch_.add(chunk[j], slot.position() + static_cast<int64_t>(j), slot.sequence(),
+                 wants_logits);
+    }
+    if (completes) logits_owners_.push_back(&slot);
+    prefill_in_batch_[i] = chunk.size();
+    budget -= chunk.size();
+  }
+}
+
+void Engine::fail_batch(const Error& error) {
+  for (size_t i = 0; i < slots_.size(); ++i) {
+    Slot& slot = slots_[i];
+    if (prefill_in_batch_[i] == 0 && !decode_in_batch_[i]) continue;
+    slot.fail(error);
+    cache_.drop(slot.sequence());
+    slot.forget_cache();
+  }
+}
+
+void Engine::publish_stats() {
+  int32_t active = 0;
+  int64_t used = 0;
+  for (const Slot& slot : slots_) {
+    if (slot.busy()) ++active;
+    used += static_cast<int64_t>(slot.cached().size());
+  }
+  active_ = active;
+  kv_used_ = used;
+}
+
+}  // namespace ingot::engine

@@ -1,0 +1,121 @@
+#pragma once
+// The generation engine: one scheduler thread owns the model, the KV cache
+// and up to `parallel` slots. Each step it builds one batch holding the
+// next token of every decoding slot plus one prefill chunk of newly
+// admitted prompts (continuous batching), runs the forward pass, and emits
+// each request's events into its bounded channel. Requests beyond the slots
+// wait in arrival order, up to `max_queue`.
+
+#include <atomic>
+#include <condition_variable>
+#include <cstdint>
+#include <deque>
+#include <memory>
+#include <mutex>
+#include <thread>
+#include <vector>
+
+#include "engine/generation_request.h"
+#include "engine/request_handle.h"
+#include "engine/slot.h"
+#include "model/model.h"
+#include "tokenizer/tokenizer.h"
+#include "util/status.h"
+#include "util/thread_pool.h"
+
+namespace ingot::engine {
+
+struct EngineOptions {
+  int32_t parallel = 4;      // slots decoding together
+  int32_t batch_size = 512;  // tokens per forward pass, prefill chunks included
+  int32_t max_queue = 32;    // requests waiting for a slot
+  int64_t context_size = 0;  // positions per slot; 0: the model's, at most 4096
+  int32_t threads = 0;       // compute threads; 0: one per physical core
+};
+
+struct EngineStats {
+  int32_t slots = 0;
+  int32_t active = 0;
+  int32_t queued = 0;
+  int64_t kv_cells_used = 0;
+  int64_t kv_cells_total = 0;
+  int64_t prefix_cache_hits = 0;  // requests that reused cached tokens
+  int64_t prefix_tokens_reused = 0;
+};
+
+class Engine {
+ public:
+  // The model and tokenizer must outlive the engine.
+  static Result<std::unique_ptr<Engine>> start(model::Model& model,
+                                               const tokenizer::Tokenizer& tokenizer,
+                                               EngineOptions options);
+  ~Engine();
+  Engine(const Engine&) = delete;
+  Engine& operator=(const Engine&) = delete;
+
+  // Queues a request. Refused at once (nothing queued) when the prompt and
+  // max_tokens cannot fit a slot's context (kContextLengthExceeded), when
+  // the queue is full (kResourceExhausted) or the engine is stopping.
+  Result<RequestHandle> submit(GenerationRequest request);
+
+  EngineStats stats() const;
+  int64_t context_size() const { return context_size_; }
+  const EngineOptions& options() const { return options_; }
+
+  // Cancels every request and stops the thread; later submits are refused.
+  void stop();
+
+ private:
+  struct Pending {
+    std::shared_ptr<RequestState> state;
+    GenerationRequest request;
+    Clock::time_point submitted;
+  };
+
+  Engine(model::Model& model, const tokenizer::Tokenizer& tokenizer, EngineOptions options);
+
+  void run();
+  bool wait_for_work();
+  void drop_cancelled();
+  void admit_waiting();
+  Slot& choose_slot(const std::vector<int32_t>& prompt);
+  void build_batch();
+  void step();
+  void fail_batch(const Error& error);
+  void publish_stats();
+
+  model::Model& model_;
+  const tokenizer::Tokenizer& tokenizer_;
+  EngineOptions options_;
+  int64_t context_size_;
+  ThreadPool pool_;
+  model::KvCache cache_;
+  std::vector<Slot> slots_;
+  model::Batch batch_;
+  // Which slot each logits row belongs to, in batch order.
+  std::vector<Slot*> logits_owners_;
+  // Per slot: how many prefill tokens this batch carries for it, and
+  // whether it carries the slot's next decode token.
+  std::vector<size_t> prefill_in_batch_;
+  std::vector<uint8_t> decode_in_batch_;
+
+  // Shared with every RequestHandle so that cancel() can wake the engine
+  // even from a handle that outlives it.
+  struct Doorbell {
+    std::mutex mutex;
+    std::condition_variable ring;
+  };
+  std::shared_ptr<Doorbell> doorbell_ = std::make_shared<Doorbell>();
+  // Guarded by doorbell_->mutex.
+  std::deque<Pending> queue_;
+  bool stopping_ = false;
+  uint64_t next_id_ = 1;
+
+  std::atomic<int32_t> active_{0};  // busy slots, for submit() and stats()
+  std::atomic<int64_t> kv_used_{0};
+  std::atomic<int64_t> prefix_hits_{0};
+  std::atomic<int64_t> prefix_tokens_{0};
+  std::thread thread_;
+};
+
+}  // namespace ingot::engine

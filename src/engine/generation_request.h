@@ -1,0 +1,64 @@
+#pragma once
+// What a caller asks the engine for, and the events it gets back.
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <variant>
+#include <vector>
+
+#include "engine/reasoning_splitter.h"
+#include "sampling/params.h"
+#include "sampling/sampler.h"
+#include "util/status.h"
+
+namespace ingot::engine {
+
+struct GenerationRequest {
+  std::vector<int32_t> prompt;  // rendered and tokenized by the caller
+  sampling::SamplingParams sampling;
+  int32_t max_tokens = -1;  // -1: until the context is full
+  std::vector<std::string> stop;
+  // Split the reply into reasoning and content at these tags.
+  std::optional<ReasoningTags> reasoning;
+  bool prompt_opens_reasoning = false;  // the prompt ends inside the reasoning block
+};
+
+// A generated token with what logprobs report of it.
+struct GeneratedToken {
+  int32_t id;
+  std::string piece;  // the token's bytes (maybe part of a character)
+  float logprob = 0.0f;
+  std::vector<sampling::TokenLogprob> top;
+};
+
+// Newly complete text. Either string may be empty; tokens are those
+// sampled since the last event, whether or not their text is out yet.
+struct TextEvent {
+  std::string content;
+  std::string reasoning;
+  std::vector<GeneratedToken> tokens;
+};
+
+enum class FinishReason { kStop, kLength, kCancelled };
+
+struct Usage {
+  int64_t prompt_tokens = 0;
+  int64_t completion_tokens = 0;
+  int64_t cached_tokens = 0;  // prompt tokens reused from the slot's cache
+  double time_to_first_token_ms = 0;
+  double total_ms = 0;
+};
+
+struct FinishEvent {
+  FinishReason reason;
+  Usage usage;
+};
+
+struct ErrorEvent {
+  Error error;
+};
+
+using Event = std::variant<TextEvent, FinishEvent, ErrorEvent>;
+
+}  // namespace ingot::engine

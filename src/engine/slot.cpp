@@ -1,0 +1,149 @@
+#include "engine/slot.h"
+
+#include <algorithm>
+#include <cstring>
+
+namespace ingot::engine {
+namespace {
+
+double ms_since(Clock::time_point start) {
+  return std::chrono::duration<double, std::milli>(Clock::now() - start).count();
+}
+
+}  // namespace
+
+size_t Slot::common_prefix(const std::vector<int32_t>& prompt) const {
+  auto [a, b] = std::mismatch(cached_.begin(), cached_.end(), prompt.begin(), prompt.end());
+  return static_cast<size_t>(a - cached_.begin());
+}
+
+void Slot::start(std::shared_ptr<RequestState> state, GenerationRequest request, size_t reuse,
+                 Clock::time_point submitted) {
+  request_ = std::move(state);
+  prompt_ = std::move(request.prompt);
+  cached_.resize(reuse);
+  prefill_cursor_ = reuse;
+  last_token_ = -1;
+  max_tokens_ = request.max_tokens;
+  generated_ = 0;
+  usage_ = {};
+  usage_.prompt_tokens = static_cast<int64_t>(prompt_.size());
+  usage_.cached_tokens = static_cast<int64_t>(reuse);
+  submitted_ = submitted;
+  sampler_.emplace(std::move(request.sampling));
+  tokenizer::DecodeOptions options;
+  options.at_text_start = false;
+  decoder_.emplace(tokenizer_, options);
+  stop_.emplace(std::move(request.stop));
+  splitter_.reset();
+  if (request.reasoning) splitter_.emplace(*request.reasoning, request.prompt_opens_reasoning);
+  unsent_tokens_.clear();
+}
+
+std::span<const int32_t> Slot::next_prefill(size_t budget) const {
+  size_t n = std::min(budget, prompt_.size() - prefill_cursor_);
+  return {prompt_.data() + prefill_cursor_, n};
+}
+
+void Slot::committed_prefill(size_t n) {
+  cached_.insert(cached_.end(), prompt_.begin() + static_cast<ptrdiff_t>(prefill_cursor_),
+                 prompt_.begin() + static_cast<ptrdiff_t>(prefill_cursor_ + n));
+  prefill_cursor_ += n;
+}
+
+bool Slot::on_logits(const float* logits, int64_t n_vocab, int64_t context_limit) {
+  scratch_logits_.resize(static_cast<size_t>(n_vocab));
+  std::memcpy(scratch_logits_.data(), logits, sizeof(float) * static_cast<size_t>(n_vocab));
+  sampling::SampledToken sampled = sampler_->sample(scratch_logits_);
+  if (generated_ == 0) usage_.time_to_first_token_ms = ms_since(submitted_);
+  ++generated_;
+  last_token_ = sampled.id;
+  sampler_->accept(sampled.id);
+
+  if (tokenizer_.is_end_of_generation(sampled.id)) {
+    finish(FinishReason::kStop);
+    return true;
+  }
+  unsent_tokens_.push_back(
+      {sampled.id, tokenizer_.token_to_piece(sampled.id), sampled.logprob, std::move(sampled.top)});
+  TextEvent event;
+  auto matched = stop_->push(decoder_->push(sampled.id));
+  if (splitter_) {
+    auto split = splitter_->push(matched.text);
+    event.content = std::move(split.content);
+    event.reasoning = std::move(split.reasoning);
+  } else {
+    event.content = std::move(matched.text);
+  }
+  if (matched.stopped) {
+    if (!emit(std::move(event))) return true;
+    finish(FinishReason::kStop);
+    return true;
+  }
+  // No cell is left to process the token just sampled, so none can follow it.
+  bool out_of_budget = max_tokens_ >= 0 && generated_ >= max_tokens_;
+  bool out_of_context = position() >= context_limit;
+  if (!emit(std::move(event))) return true;
+  if (out_of_budget || out_of_context) {
+    finish(FinishReason::kLength);
+    return true;
+  }
+  return false;
+}
+
+bool Slot::emit(TextEvent event) {
+  bool has_text = !event.content.empty() || !event.reasoning.empty();
+  // Tokens ride with the text they produced; a token whose text is held
+  // back (a partial stop string or character) waits for the next event.
+  if (!has_text) return true;
+  event.tokens = std::move(unsent_tokens_);
+  unsent_tokens_.clear();
+  if (request_->events.try_push(std::move(event))) return true;
+  // A consumer that stops reading is cancelled rather than buffered for.
+  fail(Error(ErrorKind::kCancelled, "the client stopped reading its event stream"));
+  return false;
+}
+
+void Slot::finish(FinishReason reason) {
+  if (!request_) return;
+  if (reason != FinishReason::kCancelled) {
+    TextEvent rest;
+    std::string tail = stop_->stopped() ? std::string() : stop_->push(decoder_->flush()).text;
+    if (!stop_->stopped()) tail += stop_->flush();
+    if (splitter_) {
+      auto split = splitter_->push(tail);
+      auto last = splitter_->flush();
+      rest.content = split.content + last.content;
+      rest.reasoning = split.reasoning + last.reasoning;
+    } else {
+      rest.content = std::move(tail);
+    }
+    rest.tokens = std::move(unsent_tokens_);
+    if (!rest.content.empty() || !rest.reasoning.empty() || !rest.tokens.empty()) {
+      request_->events.push_final(std::move(rest));
+    }
+  }
+  usage_.completion_tokens = generated_;
+  usage_.total_ms = ms_since(submitted_);
+  request_->events.push_final(FinishEvent{reason, usage_});
+  release();
+}
+
+void Slot::fail(Error error) {
+  if (!request_) return;
+  request_->events.push_final(ErrorEvent{std::move(error)});
+  release();
+}
+
+void Slot::release() {
+  request_.reset();
+  prompt_.clear();
+  prefill_cursor_ = 0;
+  sampler_.reset();
+  decoder_.reset();
+  stop_.reset();
+  splitter_.reset();
+  unsent_tokens_.clear();
+}
+
+}  // namespace ingot::engine

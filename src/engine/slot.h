@@ -1,0 +1,90 @@
+#pragma once
+// One of the engine's parallel sequences. A slot keeps the tokens its
+// sequence holds in the KV cache after a request ends, so that the next
+// request sharing a prefix (the same conversation's next turn, a common
+// system prompt) prefills only the rest.
+
+#include <chrono>
+#include <cstdint>
+#include <memory>
+#include <optional>
+#include <vector>
+
+#include "engine/generation_request.h"
+#include "engine/reasoning_splitter.h"
+#include "engine/request_handle.h"
+#include "engine/stop_matcher.h"
+#include "model/kv_cache.h"
+#include "sampling/sampler.h"
+#include "tokenizer/streaming_decoder.h"
+#include "tokenizer/tokenizer.h"
+
+namespace ingot::engine {
+
+using Clock = std::chrono::steady_clock;
+
+class Slot {
+ public:
+  Slot(model::SequenceId sequence, const tokenizer::Tokenizer& tokenizer)
+      : sequence_(sequence), tokenizer_(tokenizer) {}
+
+  model::SequenceId sequence() const { return sequence_; }
+  bool busy() const { return request_ != nullptr; }
+  bool prefilling() const { return busy() && prefill_cursor_ < prompt_.size(); }
+  bool decoding() const { return busy() && !prefilling() && last_token_ >= 0; }
+  const std::vector<int32_t>& cached() const { return cached_; }
+  const std::shared_ptr<RequestState>& request() const { return request_; }
+
+  // Length of the common prefix of the cached tokens and `prompt`.
+  size_t common_prefix(const std::vector<int32_t>& prompt) const;
+
+  // Takes a request, keeping `reuse` cached tokens (the caller has already
+  // truncated the KV cache to them).
+  void start(std::shared_ptr<RequestState> state, GenerationRequest request, size_t reuse,
+             Clock::time_point submitted);
+
+  size_t prefill_remaining() const { return busy() ? prompt_.size() - prefill_cursor_ : 0; }
+  // The next prompt tokens to prefill, at most `budget` of them.
+  std::span<const int32_t> next_prefill(size_t budget) const;
+  // Marks tokens as now in the KV cache.
+  void committed_prefill(size_t n);
+  int32_t decode_token() const { return last_token_; }
+  void committed_decode() { cached_.push_back(last_token_); }
+  int64_t position() const { return static_cast<int64_t>(cached_.size()); }
+
+  // Samples from this slot's logits row and emits what it produces.
+  // Returns true when the request has ended (finish or error sent).
+  bool on_logits(const float* logits, int64_t n_vocab, int64_t context_limit);
+
+  // Ends the request with `reason` after flushing held-back text.
+  void finish(FinishReason reason);
+  // Ends the request with an error; the slot's cache is forgotten.
+  void fail(Error error);
+  // Forgets the cached tokens (the caller drops the KV sequence).
+  void forget_cache() { cached_.clear(); }
+
+ private:
+  bool emit(TextEvent event);
+  void release();
+
+  model::SequenceId sequence_;
+  const tokenizer::Tokenizer& tokenizer_;
+  std::vector<int32_t> cached_;
+
+  std::shared_ptr<RequestState> request_;
+  std::vector<int32_t> prompt_;
+  size_t prefill_cursor_ = 0;
+  int32_t last_token_ = -1;
+  int32_t max_tokens_ = -1;
+  int64_t generated_ = 0;
+  Usage usage_;
+  Clock::time_point submitted_;
+  std::optional<sampling::Sampler> sampler_;
+  std::optional<tokenizer::StreamingDecoder> decoder_;
+  std::optional<StopMatcher> stop_;
+  std::optional<ReasoningSplitter> splitter_;
+  std::vector<GeneratedToken> unsent_tokens_;
+  std::vector<float> scratch_logits_;
+};
+
+}  // namespace ingot::engine
