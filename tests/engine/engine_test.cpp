@@ -1,0 +1,279 @@
+#include "engine/engine.h"
+
+#include <gtest/gtest.h>
+
+#include <memory>
+#include <vector>
+
+#include "support/shared_data.h"
+
+namespace ingot::engine {
+namespace {
+
+// stories260K: a real trained model, small enough that a reply takes
+// milliseconds, so every scheduling path runs on real logits.
+class EngineTest : public ::testing::Test {
+ protected:
+  static void SetUpTestSuite() {
+    if (::ingot::testing::shared_dir().empty()) return;
+    auto path = ::ingot::testing::shared_path("models/stories260K.gguf").string();
+    auto model = model::Model::load(path);
+    ASSERT_TRUE(model.ok()) << model.error().describe();
+    model_ = std::move(model).value().release();
+    auto tokenizer = tokenizer::Tokenizer::from_gguf(model_->file());
+    ASSERT_TRUE(tokenizer.ok()) << tokenizer.error().describe();
+    tokenizer_ = new tokenizer::Tokenizer(std::move(tokenizer).value());
+  }
+  static void TearDownTestSuite() {
+    delete tokenizer_;
+    delete model_;
+    tokenizer_ = nullptr;
+    model_ = nullptr;
+  }
+
+  void SetUp() override { INGOT_REQUIRE_SHARED(); }
+
+  std::unique_ptr<Engine> start(EngineOptions options) {
+    options.threads = options.threads > 0 ? options.threads : 1;
+    auto engine = Engine::start(*model_, *tokenizer_, options);
+    EXPECT_TRUE(engine.ok());
+    return std::move(engine).value();
+  }
+
+  static GenerationRequest greedy(const std::string& text, int32_t max_tokens) {
+    GenerationRequest request;
+    request.prompt = tokenizer_->encode(text, /*add_special=*/true, /*parse_special=*/true);
+    request.sampling.temperature = 0.0f;
+    request.max_tokens = max_tokens;
+    return request;
+  }
+
+  static std::vector<int32_t> ids(const CollectedReply& reply) {
+    std::vector<int32_t> out;
+    for (const auto& token : reply.tokens) out.push_back(token.id);
+    return out;
+  }
+
+  static CollectedReply run_alone(GenerationRequest request) {
+    EngineOptions options;
+    options.parallel = 1;
+    options.threads = 1;
+    auto engine = Engine::start(*model_, *tokenizer_, options);
+    auto handle = (*engine)->submit(std::move(request));
+    return collect_reply(*handle);
+  }
+
+  static model::Model* model_;
+  static tokenizer::Tokenizer* tokenizer_;
+};
+
+model::Model* EngineTest::model_ = nullptr;
+tokenizer::Tokenizer* EngineTest::tokenizer_ = nullptr;
+
+const std::vector<std::string> kPrompts = {
+    "Once upon a time",  "The little dog",      "Lily wanted to",  "One day, a bird",
+    "Tom and Sue went",  "The sun was shining", "Mom said that",   "There was a big tree",
+};
+
+TEST_F(EngineTest, GreedyContinuationMatchesTheGoldenText) {
+  CollectedReply reply = run_alone(greedy("Once upon a time", 16));
+  ASSERT_TRUE(reply.finish.has_value());
+  EXPECT_EQ(reply.finish->reason, FinishReason::kLength);
+  EXPECT_EQ(reply.finish->usage.completion_tokens, 16);
+  EXPECT_EQ(reply.content.rfind(", there was a little girl named Lily", 0), 0u) << reply.content;
+}
+
+TEST_F(EngineTest, EightRequestsOnFourSlotsMatchTheirSoloRuns) {
+  std::vector<std::vector<int32_t>> solo;
+  for (const auto& prompt : kPrompts) solo.push_back(ids(run_alone(greedy(prompt, 24))));
+
+  EngineOptions options;
+  options.parallel = 4;
+  auto engine = start(options);
+  std::vector<RequestHandle> handles;
+  for (const auto& prompt : kPrompts) {
+    auto handle = engine->submit(greedy(prompt, 24));
+    ASSERT_TRUE(handle.ok()) << handle.error().describe();
+    handles.push_back(*handle);
+  }
+  for (size_t i = 0; i < handles.size(); ++i) {
+    CollectedReply reply = collect_reply(handles[i]);
+    ASSERT_TRUE(reply.finish.has_value()) << i;
+    EXPECT_EQ(ids(reply), solo[i]) << "prompt " << i << ": " << kPrompts[i];
+  }
+}
+
+TEST_F(EngineTest, SmallBatchesPrefillInChunksWithTheSameResult) {
+  EngineOptions options;
+  options.parallel = 2;
+  options.batch_size = 3;  // prompts take several steps, interleaved with decoding
+  auto engine = start(options);
+  auto a = engine->submit(greedy(kPrompts[0], 12));
+  auto b = engine->submit(greedy(kPrompts[7], 12));
+  EXPECT_EQ(ids(collect_reply(*a)), ids(run_alone(greedy(kPrompts[0], 12))));
+  EXPECT_EQ(ids(collect_reply(*b)), ids(run_alone(greedy(kPrompts[7], 12))));
+}
+
+TEST_F(EngineTest, CancelledWhileQueuedMidDecodeAndNextRequestProceeds) {
+  EngineOptions options;
+  options.parallel = 1;
+  auto engine = start(options);
+  GenerationRequest endless = greedy("Once upon a time", 400);
+  endless.sampling.logit_bias = {{2, -1000.0f}};  // never end on EOS
+  auto running = engine->submit(endless);
+  auto queued = engine->submit(greedy("The little dog", 8));
+  ASSERT_TRUE(running.ok() && queued.ok());
+
+  queued->cancel();
+  CollectedReply queued_reply = collect_reply(*queued);
+  ASSERT_TRUE(queued_reply.finish.has_value());
+  EXPECT_EQ(queued_reply.finish->reason, FinishReason::kCancelled);
+
+  Event first = running->next();  // decoding has begun
+  ASSERT_TRUE(std::holds_alternative<TextEvent>(first));
+  running->cancel();
+  CollectedReply running_reply = collect_reply(*running);
+  ASSERT_TRUE(running_reply.finish.has_value());
+  EXPECT_EQ(running_reply.finish->reason, FinishReason::kCancelled);
+  EXPECT_LT(running_reply.finish->usage.completion_tokens, 400);
+
+  auto next = engine->submit(greedy("Lily wanted to", 8));
+  CollectedReply next_reply = collect_reply(*next);
+  ASSERT_TRUE(next_reply.finish.has_value());
+  EXPECT_EQ(next_reply.finish->reason, FinishReason::kLength);
+}
+
+TEST_F(EngineTest, CancelledDuringPrefillFreesTheSlot) {
+  EngineOptions options;
+  options.parallel = 1;
+  options.batch_size = 2;
+  auto engine = start(options);
+  std::string long_prompt;
+  for (int i = 0; i < 20; ++i) long_prompt += "The little dog ran to the park. ";
+  auto handle = engine->submit(greedy(long_prompt, 8));
+  handle->cancel();
+  CollectedReply reply = collect_reply(*handle);
+  ASSERT_TRUE(reply.finish.has_value());
+  EXPECT_EQ(reply.finish->reason, FinishReason::kCancelled);
+  EXPECT_EQ(reply.finish->usage.completion_tokens, 0);
+  auto next = engine->submit(greedy("Mom said that", 4));
+  EXPECT_EQ(collect_reply(*next).finish->reason, FinishReason::kLength);
+}
+
+TEST_F(EngineTest, AConsumerThatNeverReadsIsCancelledNotWaitedFor) {
+  EngineOptions options;
+  options.parallel = 1;
+  auto engine = start(options);
+  GenerationRequest endless = greedy("Once upon a time", 300);
+  endless.sampling.logit_bias = {{2, -1000.0f}};
+  auto ignored = engine->submit(endless);
+  // The next request can only run once the ignored one has given up its slot.
+  auto next = engine->submit(greedy("The sun was shining", 4));
+  EXPECT_EQ(collect_reply(*next).finish->reason, FinishReason::kLength);
+  CollectedReply reply = collect_reply(*ignored);
+  ASSERT_TRUE(reply.error.has_value());
+  EXPECT_EQ(reply.error->kind(), ErrorKind::kCancelled);
+  EXPECT_LE(reply.tokens.size(), kEventChannelCapacity + 8);
+}
+
+TEST_F(EngineTest, StopStringSplitAcrossTokensIsFoundAndNeverEmitted) {
+  GenerationRequest request = greedy("Once upon a time", 40);
+  request.stop = {"little gi"};
+  CollectedReply reply = run_alone(request);
+  ASSERT_TRUE(reply.finish.has_value());
+  EXPECT_EQ(reply.finish->reason, FinishReason::kStop);
+  EXPECT_EQ(reply.content, ", there was a ");
+}
+
+TEST_F(EngineTest, SecondTurnReusesTheCacheAndMatchesAColdRun) {
+  EngineOptions options;
+  options.parallel = 2;
+  auto engine = start(options);
+  GenerationRequest first = greedy("Once upon a time", 12);
+  std::vector<int32_t> turn_one_prompt = first.prompt;
+  CollectedReply one = collect_reply(*engine->submit(first));
+
+  GenerationRequest second;
+  second.prompt = turn_one_prompt;
+  for (int32_t id : ids(one)) second.prompt.push_back(id);
+  for (int32_t id : tokenizer_->encode(" Then the dog", false, false)) second.prompt.push_back(id);
+  second.sampling.temperature = 0.0f;
+  second.max_tokens = 12;
+
+  CollectedReply warm = collect_reply(*engine->submit(second));
+  CollectedReply cold = run_alone(second);
+  ASSERT_TRUE(warm.finish.has_value() && cold.finish.has_value());
+  EXPECT_GE(warm.finish->usage.cached_tokens,
+            static_cast<int64_t>(turn_one_prompt.size() + one.tokens.size() - 1));
+  EXPECT_EQ(cold.finish->usage.cached_tokens, 0);
+  EXPECT_EQ(ids(warm), ids(cold));
+  EXPECT_GE(engine->stats().prefix_cache_hits, 1);
+}
+
+TEST_F(EngineTest, SeedsReproduceUnderConcurrency) {
+  GenerationRequest sampled = greedy("One day, a bird", 24);
+  sampled.sampling.temperature = 1.0f;
+  sampled.sampling.seed = 1234;
+  std::vector<int32_t> alone = ids(run_alone(sampled));
+
+  EngineOptions options;
+  options.parallel = 4;
+  auto engine = start(options);
+  std::vector<RequestHandle> others;
+  for (int i = 0; i < 3; ++i) {
+    GenerationRequest other = greedy(kPrompts[i], 24);
+    other.sampling.temperature = 1.0f;
+    other.sampling.seed = 99 + i;
+    others.push_back(*engine->submit(other));
+  }
+  auto mine = engine->submit(sampled);
+  EXPECT_EQ(ids(collect_reply(*mine)), alone);
+  for (auto& other : others) collect_reply(other);
+}
+
+TEST_F(EngineTest, OverlongPromptIsRefusedAtSubmit) {
+  EngineOptions options;
+  options.context_size = 16;
+  auto engine = start(options);
+  auto refused = engine->submit(greedy("Once upon a time there was a very long prompt that", 8));
+  ASSERT_FALSE(refused.ok());
+  EXPECT_EQ(refused.error().kind(), ErrorKind::kContextLengthExceeded);
+}
+
+TEST_F(EngineTest, ContextLimitEndsWithLength) {
+  EngineOptions options;
+  options.context_size = 12;
+  auto engine = start(options);
+  GenerationRequest request = greedy("Once upon a time", -1);
+  request.sampling.logit_bias = {{2, -1000.0f}};
+  CollectedReply reply = collect_reply(*engine->submit(request));
+  ASSERT_TRUE(reply.finish.has_value());
+  EXPECT_EQ(reply.finish->reason, FinishReason::kLength);
+  EXPECT_EQ(reply.finish->usage.prompt_tokens + reply.finish->usage.completion_tokens, 13);
+}
+
+TEST_F(EngineTest, FullQueueIsRefused) {
+  EngineOptions options;
+  options.parallel = 1;
+  options.max_queue = 1;
+  auto engine = start(options);
+  GenerationRequest endless = greedy("Once upon a time", 400);
+  endless.sampling.logit_bias = {{2, -1000.0f}};
+  std::vector<RequestHandle> accepted;
+  Error refusal = internal_error("none");
+  for (int i = 0; i < 4; ++i) {
+    auto handle = engine->submit(endless);
+    if (handle.ok()) {
+      accepted.push_back(*handle);
+    } else {
+      refusal = handle.error();
+    }
+  }
+  EXPECT_LE(accepted.size(), 3u);
+  EXPECT_EQ(refusal.kind(), ErrorKind::kResourceExhausted);
+  for (auto& handle : accepted) handle.cancel();
+  for (auto& handle : accepted) collect_reply(handle);
+}
+
+}  // namespace
+}  // namespace ingot::engine
