@@ -45,7 +45,9 @@ struct EngineStats {
 
 class Engine {
  public:
-  // The model and tokenizer must outlive the engine.
+  // The model and tokenizer must outlive the engine, and the model must not
+  // serve another engine at the same time (its forward pass keeps scratch
+  // buffers).
   static Result<std::unique_ptr<Engine>> start(model::Model& model,
                                                const tokenizer::Tokenizer& tokenizer,
                                                EngineOptions options);

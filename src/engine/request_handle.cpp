@@ -2,7 +2,7 @@
 
 namespace ingot::engine {
 
-CollectedReply collect_reply(RequestHandle& handle) {
+CollectedReply collect_reply(RequestHandle handle) {
   CollectedReply reply;
   for (;;) {
     Event event = handle.next();

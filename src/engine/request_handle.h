@@ -62,6 +62,6 @@ struct CollectedReply {
   std::optional<FinishEvent> finish;
   std::optional<Error> error;
 };
-CollectedReply collect_reply(RequestHandle& handle);
+CollectedReply collect_reply(RequestHandle handle);
 
 }  // namespace ingot::engine

@@ -84,7 +84,7 @@ class [[nodiscard]] Status {
 template <typename T>
 class [[nodiscard]] Result {
  public:
-  Result(T value) : state_(std::in_place_index<0>, std::move(value)) {}  // NOLINT
+  Result(T value) : state_(std::in_place_index<0>, std::move(value)) {}      // NOLINT
   Result(Error error) : state_(std::in_place_index<1>, std::move(error)) {}  // NOLINT
 
   bool ok() const { return state_.index() == 0; }
@@ -97,6 +97,7 @@ class [[nodiscard]] Result {
 
   T& operator*() & { return value(); }
   const T& operator*() const& { return value(); }
+  T&& operator*() && { return std::move(*this).value(); }
   T* operator->() { return &value(); }
   const T* operator->() const { return &value(); }
 
@@ -126,9 +127,9 @@ inline Error internal_error(std::string message) {
 #define INGOT_CONCAT(a, b) INGOT_CONCAT_INNER(a, b)
 
 // Returns the Status of `expr` from the enclosing function when it failed.
-#define INGOT_RETURN_IF_ERROR(expr)               \
-  do {                                            \
-    auto ingot_status_ = (expr);                  \
+#define INGOT_RETURN_IF_ERROR(expr)                        \
+  do {                                                     \
+    auto ingot_status_ = (expr);                           \
     if (!ingot_status_.ok()) return ingot_status_.error(); \
   } while (0)
 

@@ -71,8 +71,8 @@ model::Model* EngineTest::model_ = nullptr;
 tokenizer::Tokenizer* EngineTest::tokenizer_ = nullptr;
 
 const std::vector<std::string> kPrompts = {
-    "Once upon a time",  "The little dog",      "Lily wanted to",  "One day, a bird",
-    "Tom and Sue went",  "The sun was shining", "Mom said that",   "There was a big tree",
+    "Once upon a time", "The little dog",      "Lily wanted to", "One day, a bird",
+    "Tom and Sue went", "The sun was shining", "Mom said that",  "There was a big tree",
 };
 
 TEST_F(EngineTest, GreedyContinuationMatchesTheGoldenText) {
@@ -104,14 +104,18 @@ TEST_F(EngineTest, EightRequestsOnFourSlotsMatchTheirSoloRuns) {
 }
 
 TEST_F(EngineTest, SmallBatchesPrefillInChunksWithTheSameResult) {
+  // Solo runs first: a model serves one engine at a time (its forward
+  // pass keeps scratch buffers).
+  std::vector<int32_t> solo_a = ids(run_alone(greedy(kPrompts[0], 12)));
+  std::vector<int32_t> solo_b = ids(run_alone(greedy(kPrompts[7], 12)));
   EngineOptions options;
   options.parallel = 2;
   options.batch_size = 3;  // prompts take several steps, interleaved with decoding
   auto engine = start(options);
   auto a = engine->submit(greedy(kPrompts[0], 12));
   auto b = engine->submit(greedy(kPrompts[7], 12));
-  EXPECT_EQ(ids(collect_reply(*a)), ids(run_alone(greedy(kPrompts[0], 12))));
-  EXPECT_EQ(ids(collect_reply(*b)), ids(run_alone(greedy(kPrompts[7], 12))));
+  EXPECT_EQ(ids(collect_reply(*a)), solo_a);
+  EXPECT_EQ(ids(collect_reply(*b)), solo_b);
 }
 
 TEST_F(EngineTest, CancelledWhileQueuedMidDecodeAndNextRequestProceeds) {
@@ -133,9 +137,15 @@ TEST_F(EngineTest, CancelledWhileQueuedMidDecodeAndNextRequestProceeds) {
   ASSERT_TRUE(std::holds_alternative<TextEvent>(first));
   running->cancel();
   CollectedReply running_reply = collect_reply(*running);
-  ASSERT_TRUE(running_reply.finish.has_value());
-  EXPECT_EQ(running_reply.finish->reason, FinishReason::kCancelled);
-  EXPECT_LT(running_reply.finish->usage.completion_tokens, 400);
+  // Either the cancel or, if this reader fell 64 events behind first, the
+  // slow-consumer rule ended it; both are cancellations, never a full run.
+  if (running_reply.finish) {
+    EXPECT_EQ(running_reply.finish->reason, FinishReason::kCancelled);
+    EXPECT_LT(running_reply.finish->usage.completion_tokens, 400);
+  } else {
+    ASSERT_TRUE(running_reply.error.has_value());
+    EXPECT_EQ(running_reply.error->kind(), ErrorKind::kCancelled);
+  }
 
   auto next = engine->submit(greedy("Lily wanted to", 8));
   CollectedReply next_reply = collect_reply(*next);
@@ -201,6 +211,7 @@ TEST_F(EngineTest, SecondTurnReusesTheCacheAndMatchesAColdRun) {
   second.max_tokens = 12;
 
   CollectedReply warm = collect_reply(*engine->submit(second));
+  engine->stop();  // one engine at a time on a model
   CollectedReply cold = run_alone(second);
   ASSERT_TRUE(warm.finish.has_value() && cold.finish.has_value());
   EXPECT_GE(warm.finish->usage.cached_tokens,
