@@ -16,5 +16,6 @@ void register_tokenize(CLI::App& app, int& exit_code);
 void register_run(CLI::App& app, int& exit_code);
 void register_bench(CLI::App& app, int& exit_code);
 void register_template(CLI::App& app, int& exit_code);
+void register_serve(CLI::App& app, int& exit_code);
 
 }  // namespace ingot::cli

@@ -21,6 +21,7 @@ int main(int argc, char** argv) {
            &ingot::cli::register_run,
            &ingot::cli::register_bench,
            &ingot::cli::register_template,
+           &ingot::cli::register_serve,
        }) {
     registrar(app, exit_code);
   }

@@ -7,9 +7,9 @@
 namespace ingot::server {
 namespace {
 
-using json = nlohmann::json;
+using json = nlohmann::ordered_json;
 
-ChatRequestLimits limits() {
+RequestLimits limits() {
   return {{"ingot-model", "alias"}, 4096};
 }
 

@@ -3,6 +3,13 @@
 #include <fmt/format.h>
 
 namespace ingot::server {
+namespace {
+
+// A client that reads nothing for this long is gone: its write fails and
+// its generation is cancelled instead of memory growing for it.
+constexpr auto kWriteTimeout = std::chrono::seconds(30);
+
+}  // namespace
 
 HttpExchange::HttpExchange(beast::tcp_stream& stream, HttpRequest request)
     : stream_(stream), request_(std::move(request)), keep_alive_(request_.keep_alive()) {}
@@ -31,7 +38,9 @@ asio::awaitable<void> HttpExchange::respond(
   responded_ = true;
   record_.status = static_cast<int>(status);
   boost::system::error_code ec;
+  stream_.expires_after(kWriteTimeout);
   co_await http::async_write(stream_, response, asio::redirect_error(asio::use_awaitable, ec));
+  stream_.expires_never();
   if (ec) failed_ = true;
 }
 
@@ -69,8 +78,10 @@ asio::awaitable<void> HttpExchange::end_event_stream() {
 asio::awaitable<bool> HttpExchange::write_raw(std::string data) {
   if (failed_) co_return false;
   boost::system::error_code ec;
+  stream_.expires_after(kWriteTimeout);
   co_await asio::async_write(stream_, asio::buffer(data),
                              asio::redirect_error(asio::use_awaitable, ec));
+  stream_.expires_never();
   if (ec) failed_ = true;
   co_return !failed_;
 }

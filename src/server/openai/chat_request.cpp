@@ -1,5 +1,7 @@
 #include "server/openai/chat_request.h"
 
+#include "server/openai/field_validator.h"
+
 #include <algorithm>
 #include <cmath>
 #include <limits>
@@ -7,84 +9,7 @@
 namespace ingot::server {
 namespace {
 
-using json = nlohmann::json;
-
-// Each check either leaves `error` empty or fills it with the first problem.
-class Validator {
- public:
-  explicit Validator(const json& body) : body_(body) {}
-
-  bool failed() const { return error_.has_value(); }
-  ApiError take_error() { return std::move(*error_); }
-
-  void fail(std::string message, std::string param, std::optional<std::string> code = {}) {
-    if (!error_) error_ = invalid_request(std::move(message), std::move(param), std::move(code));
-  }
-  void fail_with(ApiError error) {
-    if (!error_) error_ = std::move(error);
-  }
-
-  // A field that is absent or null counts as not given.
-  const json* field(const char* name) const {
-    auto it = body_.find(name);
-    if (it == body_.end() || it->is_null()) return nullptr;
-    return &*it;
-  }
-
-  std::optional<float> number_in(const char* name, double lo, double hi, bool lo_open = false) {
-    const json* v = field(name);
-    if (v == nullptr || failed()) return std::nullopt;
-    if (!v->is_number()) {
-      fail(std::string("'") + name + "' must be a number.", name);
-      return std::nullopt;
-    }
-    double x = v->get<double>();
-    bool below = lo_open ? x <= lo : x < lo;
-    if (!std::isfinite(x) || below || x > hi) {
-      fail(std::string("'") + name + "' must be " + (lo_open ? "greater than " : "between ") +
-               format_number(lo) + (lo_open ? " and at most " : " and ") + format_number(hi) +
-               ", got " + v->dump() + ".",
-           name);
-      return std::nullopt;
-    }
-    return static_cast<float>(x);
-  }
-
-  std::optional<int64_t> integer(const char* name) {
-    const json* v = field(name);
-    if (v == nullptr || failed()) return std::nullopt;
-    if (v->is_boolean() || !(v->is_number_integer() || v->is_number_unsigned())) {
-      fail(std::string("'") + name + "' must be an integer.", name);
-      return std::nullopt;
-    }
-    if (v->is_number_unsigned() &&
-        v->get<uint64_t>() > static_cast<uint64_t>(std::numeric_limits<int64_t>::max())) {
-      fail(std::string("'") + name + "' is too large.", name);
-      return std::nullopt;
-    }
-    return v->get<int64_t>();
-  }
-
-  std::optional<bool> boolean(const char* name) {
-    const json* v = field(name);
-    if (v == nullptr || failed()) return std::nullopt;
-    if (!v->is_boolean()) {
-      fail(std::string("'") + name + "' must be a boolean.", name);
-      return std::nullopt;
-    }
-    return v->get<bool>();
-  }
-
- private:
-  static std::string format_number(double x) {
-    json j = x;
-    if (x == std::floor(x) && std::fabs(x) < 1e15) j = static_cast<int64_t>(x);
-    return j.dump();
-  }
-
-  const json& body_;
-  std::optional<ApiError> error_;
-};
+using json = nlohmann::ordered_json;
 
 void check_unsupported_features(Validator& v) {
   if (auto n = v.integer("n"); n && *n != 1) {
@@ -107,22 +32,6 @@ void check_unsupported_features(Validator& v) {
                  "' is not supported by this server yet; only 'text' is.",
              "response_format.type", "unsupported_value");
     }
-  }
-}
-
-void check_model(Validator& v, const ChatRequestLimits& limits, ChatRequest& request) {
-  const json* model = v.field("model");
-  if (v.failed()) return;
-  if (model == nullptr) return v.fail("'model' is required.", "model");
-  if (!model->is_string()) return v.fail("'model' must be a string.", "model");
-  request.model = model->get<std::string>();
-  if (std::find(limits.model_ids.begin(), limits.model_ids.end(), request.model) ==
-      limits.model_ids.end()) {
-    ApiError error{404, "invalid_request_error",
-                   "The model '" + request.model + "' does not exist; this server serves '" +
-                       (limits.model_ids.empty() ? std::string() : limits.model_ids.front()) + "'.",
-                   "model", "model_not_found"};
-    v.fail_with(std::move(error));
   }
 }
 
@@ -222,109 +131,6 @@ void check_messages(Validator& v, ChatRequest& request) {
   request.messages = *messages;
 }
 
-void check_max_tokens(Validator& v, const ChatRequestLimits& limits, ChatRequest& request) {
-  auto legacy = v.integer("max_tokens");
-  auto modern = v.integer("max_completion_tokens");
-  if (v.failed()) return;
-  for (auto [value, name] :
-       {std::pair{legacy, "max_tokens"}, std::pair{modern, "max_completion_tokens"}}) {
-    if (!value) continue;
-    if (*value < 1) return v.fail(std::string("'") + name + "' must be at least 1.", name);
-    if (*value > limits.max_tokens_cap) {
-      return v.fail(std::string("'") + name + "' must be at most " +
-                        std::to_string(limits.max_tokens_cap) + " on this server.",
-                    name);
-    }
-  }
-  if (legacy && modern && *legacy != *modern) {
-    return v.fail("'max_tokens' and 'max_completion_tokens' disagree; send one of them.",
-                  "max_completion_tokens");
-  }
-  request.max_tokens = modern ? modern : legacy;
-}
-
-void check_sampling(Validator& v, ChatRequest& request) {
-  request.temperature = v.number_in("temperature", 0.0, 2.0);
-  request.top_p = v.number_in("top_p", 0.0, 1.0, /*lo_open=*/true);
-  if (auto top_k = v.integer("top_k")) {
-    if (*top_k < 0 || *top_k > 1'000'000) {
-      v.fail("'top_k' must be between 0 and 1000000 (0 turns it off).", "top_k");
-    } else {
-      request.top_k = static_cast<int32_t>(*top_k);
-    }
-  }
-  request.min_p = v.number_in("min_p", 0.0, 1.0);
-  request.repetition_penalty = v.number_in("repetition_penalty", 0.0, 10.0, /*lo_open=*/true);
-  request.frequency_penalty = v.number_in("frequency_penalty", -2.0, 2.0);
-  request.presence_penalty = v.number_in("presence_penalty", -2.0, 2.0);
-  if (auto seed = v.integer("seed")) request.seed = static_cast<uint64_t>(*seed);
-}
-
-void check_stop(Validator& v, ChatRequest& request) {
-  const json* stop = v.field("stop");
-  if (stop == nullptr || v.failed()) return;
-  if (stop->is_string()) {
-    if (stop->get<std::string>().empty()) return v.fail("'stop' must not be empty.", "stop");
-    request.stop = {stop->get<std::string>()};
-    return;
-  }
-  if (!stop->is_array()) return v.fail("'stop' must be a string or a list of strings.", "stop");
-  if (stop->size() > 4) return v.fail("'stop' may hold at most 4 strings.", "stop");
-  for (const json& s : *stop) {
-    if (!s.is_string() || s.get<std::string>().empty()) {
-      return v.fail("Every entry of 'stop' must be a non-empty string.", "stop");
-    }
-    request.stop.push_back(s.get<std::string>());
-  }
-}
-
-void check_stream(Validator& v, ChatRequest& request) {
-  request.stream = v.boolean("stream").value_or(false);
-  const json* options = v.field("stream_options");
-  if (options == nullptr || v.failed()) return;
-  if (!request.stream) {
-    return v.fail("'stream_options' is only allowed when 'stream' is true.", "stream_options");
-  }
-  if (!options->is_object()) return v.fail("'stream_options' must be an object.", "stream_options");
-  if (options->contains("include_usage")) {
-    const json& usage = (*options)["include_usage"];
-    if (!usage.is_boolean()) {
-      return v.fail("'stream_options.include_usage' must be a boolean.",
-                    "stream_options.include_usage");
-    }
-    request.include_usage = usage.get<bool>();
-  }
-}
-
-void check_logprobs(Validator& v, ChatRequest& request) {
-  request.logprobs = v.boolean("logprobs").value_or(false);
-  auto top = v.integer("top_logprobs");
-  if (!top || v.failed()) return;
-  if (*top < 0 || *top > 20)
-    return v.fail("'top_logprobs' must be between 0 and 20.", "top_logprobs");
-  if (!request.logprobs) {
-    return v.fail("'top_logprobs' requires 'logprobs' to be true.", "top_logprobs");
-  }
-  request.top_logprobs = static_cast<int32_t>(*top);
-}
-
-void check_logit_bias(Validator& v, ChatRequest& request) {
-  const json* bias = v.field("logit_bias");
-  if (bias == nullptr || v.failed()) return;
-  if (!bias->is_object()) return v.fail("'logit_bias' must be an object.", "logit_bias");
-  for (const auto& [key, value] : bias->items()) {
-    char* end = nullptr;
-    long id = std::strtol(key.c_str(), &end, 10);
-    if (key.empty() || *end != '\0' || id < 0 || id > std::numeric_limits<int32_t>::max()) {
-      return v.fail("'logit_bias' keys must be token ids, got '" + key + "'.", "logit_bias");
-    }
-    if (!value.is_number() || value.get<double>() < -100 || value.get<double>() > 100) {
-      return v.fail("'logit_bias' values must be numbers between -100 and 100.", "logit_bias");
-    }
-    request.logit_bias.emplace_back(static_cast<int32_t>(id), value.get<float>());
-  }
-}
-
 void check_template_kwargs(Validator& v, ChatRequest& request) {
   const json* kwargs = v.field("chat_template_kwargs");
   if (kwargs == nullptr || v.failed()) return;
@@ -336,7 +142,7 @@ void check_template_kwargs(Validator& v, ChatRequest& request) {
 
 }  // namespace
 
-ChatRequestOrError parse_chat_request(const json& body, const ChatRequestLimits& limits) {
+ChatRequestOrError parse_chat_request(const json& body, const RequestLimits& limits) {
   if (!body.is_object()) return invalid_request("The request body must be a JSON object.");
   Validator v(body);
   ChatRequest request;

@@ -28,39 +28,20 @@
 #include <vector>
 
 #include "server/api_error.h"
+#include "server/openai/generation_fields.h"
 
 namespace ingot::server {
 
-struct ChatRequestLimits {
-  std::vector<std::string> model_ids;  // the served id, then its aliases
-  int64_t max_tokens_cap = 32768;
-};
-
-struct ChatRequest {
-  std::string model;
-  // The messages as the chat template receives them: content normalized to
-  // a string or a list of text parts, tool call arguments kept as sent.
-  nlohmann::json messages;
-  std::optional<int64_t> max_tokens;
-  std::optional<float> temperature;
-  std::optional<float> top_p;
-  std::optional<int32_t> top_k;
-  std::optional<float> min_p;
-  std::optional<float> repetition_penalty;
-  std::optional<float> frequency_penalty;
-  std::optional<float> presence_penalty;
-  std::optional<uint64_t> seed;
-  std::vector<std::string> stop;
-  bool stream = false;
-  bool include_usage = false;
-  bool logprobs = false;
-  int32_t top_logprobs = 0;
-  std::vector<std::pair<int32_t, float>> logit_bias;
-  nlohmann::json chat_template_kwargs = nlohmann::json::object();
+// The fields every generation request shares, in generation_fields.h.
+struct ChatRequest : GenerationFields {
+  // The messages as the chat template receives them, key order kept.
+  nlohmann::ordered_json messages;
+  nlohmann::ordered_json chat_template_kwargs = nlohmann::ordered_json::object();
 };
 
 using ChatRequestOrError = std::variant<ChatRequest, ApiError>;
 
-ChatRequestOrError parse_chat_request(const nlohmann::json& body, const ChatRequestLimits& limits);
+ChatRequestOrError parse_chat_request(const nlohmann::ordered_json& body,
+                                      const RequestLimits& limits);
 
 }  // namespace ingot::server

@@ -2,24 +2,25 @@
 
 namespace ingot::server {
 
-std::variant<nlohmann::json, ApiError> parse_json_body(std::string_view body) {
+std::variant<nlohmann::ordered_json, ApiError> parse_json_body(std::string_view body) {
   bool too_deep = false;
-  auto depth_guard = [&](int depth, nlohmann::json::parse_event_t event, nlohmann::json&) {
-    if ((event == nlohmann::json::parse_event_t::object_start ||
-         event == nlohmann::json::parse_event_t::array_start) &&
+  auto depth_guard = [&](int depth, nlohmann::ordered_json::parse_event_t event,
+                         nlohmann::ordered_json&) {
+    if ((event == nlohmann::ordered_json::parse_event_t::object_start ||
+         event == nlohmann::ordered_json::parse_event_t::array_start) &&
         depth >= kMaxJsonDepth) {
       too_deep = true;
     }
     return !too_deep;
   };
   try {
-    nlohmann::json parsed = nlohmann::json::parse(body.begin(), body.end(), depth_guard);
+    nlohmann::ordered_json parsed = nlohmann::ordered_json::parse(body.begin(), body.end(), depth_guard);
     if (too_deep) {
       return invalid_request("The request body nests deeper than 64 levels.", std::nullopt,
                              "invalid_json");
     }
     return parsed;
-  } catch (const nlohmann::json::parse_error& e) {
+  } catch (const nlohmann::ordered_json::parse_error& e) {
     if (too_deep) {
       return invalid_request("The request body nests deeper than 64 levels.", std::nullopt,
                              "invalid_json");

@@ -13,6 +13,6 @@ namespace ingot::server {
 
 constexpr int kMaxJsonDepth = 64;
 
-std::variant<nlohmann::json, ApiError> parse_json_body(std::string_view body);
+std::variant<nlohmann::ordered_json, ApiError> parse_json_body(std::string_view body);
 
 }  // namespace ingot::server

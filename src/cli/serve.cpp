@@ -1,0 +1,180 @@
+// `ingot serve`: the OpenAI-compatible HTTP server over one model.
+
+#include <csignal>
+#include <cstdio>
+#include <cstdlib>
+#include <filesystem>
+
+#include <spdlog/spdlog.h>
+
+#include "cli/commands.h"
+#include "engine/engine.h"
+#include "model/model.h"
+#include "server/http/http_server.h"
+#include "server/metrics.h"
+#include "server/routes/routes.h"
+#include "tokenizer/tokenizer.h"
+
+namespace ingot::cli {
+namespace {
+
+struct ServeOptions {
+  std::string model_path;
+  std::vector<std::string> aliases;
+  server::HttpOptions http;
+  engine::EngineOptions engine;
+  server::ServingDefaults defaults;
+  size_t max_body_mib = 8;
+  double shutdown_timeout_s = 10;
+  std::string api_key;
+};
+
+std::string special_text(const tokenizer::Tokenizer& tokenizer, int32_t id) {
+  if (!tokenizer.vocab().contains(id)) return {};
+  return tokenizer.token_to_piece(id, /*render_special=*/true);
+}
+
+// Loads the template from the model, or says why the ChatML fallback is used.
+std::optional<chat::ChatTemplate> load_chat_template(const gguf::Metadata& metadata) {
+  auto source = metadata.get<std::string>("tokenizer.chat_template");
+  if (!source.ok()) {
+    spdlog::warn("the model has no chat template; chat prompts use ChatML");
+    return std::nullopt;
+  }
+  auto parsed = chat::ChatTemplate::parse(*source);
+  if (!parsed.ok()) {
+    spdlog::warn("the model's chat template does not parse ({}); chat prompts use ChatML",
+                 parsed.error().describe());
+    return std::nullopt;
+  }
+  return std::move(parsed).value();
+}
+
+int serve(ServeOptions options) {
+  if (options.api_key.empty()) {
+    if (const char* env = std::getenv("INGOT_API_KEY"); env && *env) options.api_key = env;
+  }
+  if (!options.api_key.empty()) options.http.api_key = options.api_key;
+  options.http.max_body_bytes = options.max_body_mib << 20;
+
+  auto model = model::Model::load(options.model_path);
+  if (!model.ok()) {
+    std::fprintf(stderr, "ingot serve: %s\n", model.error().describe().c_str());
+    return 1;
+  }
+  auto tokenizer = tokenizer::Tokenizer::from_gguf((*model)->file());
+  if (!tokenizer.ok()) {
+    std::fprintf(stderr, "ingot serve: %s\n", tokenizer.error().describe().c_str());
+    return 1;
+  }
+  std::optional<chat::ChatTemplate> chat_template =
+      load_chat_template((*model)->file().metadata());
+  auto engine = engine::Engine::start(**model, *tokenizer, options.engine);
+  if (!engine.ok()) {
+    std::fprintf(stderr, "ingot serve: %s\n", engine.error().describe().c_str());
+    return 1;
+  }
+
+  server::Metrics metrics;
+  server::ServingContext context;
+  context.model_id = std::filesystem::path(options.model_path).stem().string();
+  context.aliases = options.aliases;
+  context.created = std::time(nullptr);
+  context.system_fingerprint = std::string("ingot-") + INGOT_VERSION;
+  context.tokenizer = &*tokenizer;
+  context.chat_template = chat_template ? &*chat_template : nullptr;
+  const auto& vocab = tokenizer->vocab();
+  context.bos_text = special_text(*tokenizer, vocab.special_ids().bos);
+  context.eos_text = special_text(*tokenizer, vocab.special_ids().eos);
+  std::string template_source =
+      (*model)->file().metadata().get_or<std::string>("tokenizer.chat_template", "");
+  if (template_source.find("<think>") != std::string::npos &&
+      template_source.find("</think>") != std::string::npos) {
+    context.reasoning_tags = engine::ReasoningTags{};
+  }
+  context.engine = engine->get();
+  context.defaults = options.defaults;
+  context.metrics = &metrics;
+  context.shutdown_grace = std::chrono::milliseconds(
+      static_cast<int64_t>(options.shutdown_timeout_s * 1000));
+
+  server::HttpServer http(options.http, server::build_routes(context));
+  if (Status listening = http.listen(); !listening.ok()) {
+    std::fprintf(stderr, "ingot serve: %s\n", listening.error().describe().c_str());
+    return 1;
+  }
+  context.ready = true;
+
+  std::string name = (*model)->config().name;
+  std::fprintf(stderr, "ingot serve: %s on http://%s:%u (OpenAI base URL http://%s:%u/v1)\n",
+               context.model_id.c_str(), options.http.host.c_str(), http.port(),
+               options.http.host.c_str(), http.port());
+  if (name.find("random weights") != std::string::npos) {
+    std::fprintf(stderr,
+                 "ingot serve: this model has random weights, so its replies are noise; serve "
+                 "your own with `make serve MODEL=path/to/model.gguf`\n");
+  }
+
+  asio::signal_set signals(http.io_context(), SIGINT, SIGTERM);
+  signals.async_wait([&](boost::system::error_code ec, int signal) {
+    if (ec) return;
+    spdlog::info("signal {}: draining in-flight requests for up to {:.1f} s", signal,
+                 options.shutdown_timeout_s);
+    std::fprintf(stderr, "ingot serve: shutting down\n");
+    http.shutdown(context.shutdown_grace, [&] { (*engine)->stop(); });
+  });
+  http.run();
+  (*engine)->stop();
+  return 0;
+}
+
+}  // namespace
+
+void register_serve(CLI::App& app, int& exit_code) {
+  auto options = std::make_shared<ServeOptions>();
+  CLI::App* command = app.add_subcommand("serve", "Serve a model over an OpenAI-compatible API");
+  command->add_option("-m,--model", options->model_path, "GGUF model file")->required();
+  command->add_option("--host", options->http.host, "Address to listen on")->capture_default_str();
+  command->add_option("--port", options->http.port, "Port (0 picks a free one)")
+      ->capture_default_str();
+  command->add_option("--alias", options->aliases, "Another name clients may use for the model");
+  command->add_option("--api-key", options->api_key,
+                      "Require 'Authorization: Bearer KEY' (also INGOT_API_KEY)");
+  command->add_option("-np,--parallel", options->engine.parallel, "Sequences decoded together")
+      ->capture_default_str();
+  command->add_option("-c,--ctx-size", options->engine.context_size,
+                      "Context per sequence (0: the model's, at most 4096)")
+      ->capture_default_str();
+  command->add_option("-b,--batch-size", options->engine.batch_size, "Tokens per forward pass")
+      ->capture_default_str();
+  command->add_option("--max-queue", options->engine.max_queue,
+                      "Requests that may wait for a slot before 503")
+      ->capture_default_str();
+  command->add_option("-t,--threads", options->engine.threads, "Compute threads (0: one per core)")
+      ->capture_default_str();
+  command->add_option("--max-body", options->max_body_mib, "Largest request body, MiB")
+      ->capture_default_str();
+  command->add_option("--max-tokens", options->defaults.max_tokens,
+                      "Default max_tokens (-1: until the context is full)")
+      ->capture_default_str();
+  command->add_option("--max-tokens-cap", options->defaults.max_tokens_cap,
+                      "Largest max_tokens a request may ask for")
+      ->capture_default_str();
+  command->add_option("--temp", options->defaults.sampling.temperature, "Default temperature")
+      ->capture_default_str();
+  command->add_option("--top-k", options->defaults.sampling.top_k, "Default top_k")
+      ->capture_default_str();
+  command->add_option("--top-p", options->defaults.sampling.top_p, "Default top_p")
+      ->capture_default_str();
+  command->add_option("--min-p", options->defaults.sampling.min_p, "Default min_p")
+      ->capture_default_str();
+  command->add_option("--repeat-penalty", options->defaults.sampling.repetition_penalty,
+                      "Default repetition penalty")
+      ->capture_default_str();
+  command->add_option("--shutdown-timeout", options->shutdown_timeout_s,
+                      "Seconds in-flight requests may finish after SIGTERM")
+      ->capture_default_str();
+  command->callback([options, &exit_code] { exit_code = serve(*options); });
+}
+
+}  // namespace ingot::cli

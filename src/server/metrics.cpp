@@ -1,0 +1,94 @@
+#include "server/metrics.h"
+
+#include <fmt/format.h>
+
+namespace ingot::server {
+
+Histogram::Histogram(std::vector<double> upper_bounds)
+    : bounds_(std::move(upper_bounds)), counts_(bounds_.size() + 1, 0) {}
+
+void Histogram::observe(double value) {
+  size_t bucket = 0;
+  while (bucket < bounds_.size() && value > bounds_[bucket]) ++bucket;
+  ++counts_[bucket];
+  sum_ += value;
+  ++count_;
+}
+
+void Histogram::render(std::string& out, const std::string& name, const std::string& help) const {
+  out += fmt::format("# HELP {} {}\n# TYPE {} histogram\n", name, help, name);
+  uint64_t cumulative = 0;
+  for (size_t i = 0; i < bounds_.size(); ++i) {
+    cumulative += counts_[i];
+    out += fmt::format("{}_bucket{{le=\"{}\"}} {}\n", name, bounds_[i], cumulative);
+  }
+  cumulative += counts_.back();
+  out += fmt::format("{}_bucket{{le=\"+Inf\"}} {}\n", name, cumulative);
+  out += fmt::format("{}_sum {}\n{}_count {}\n", name, sum_, name, count_);
+}
+
+Metrics::Metrics()
+    : time_to_first_token_({0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30, 60}),
+      time_per_token_({0.005, 0.01, 0.02, 0.05, 0.1, 0.2, 0.5, 1}) {}
+
+void Metrics::count_request(const std::string& route, int status) {
+  std::lock_guard lock(mutex_);
+  ++requests_[{route, status}];
+}
+
+void Metrics::add_tokens(int64_t prompt, int64_t completion) {
+  std::lock_guard lock(mutex_);
+  prompt_tokens_ += static_cast<uint64_t>(prompt);
+  completion_tokens_ += static_cast<uint64_t>(completion);
+}
+
+void Metrics::observe_time_to_first_token(double seconds) {
+  std::lock_guard lock(mutex_);
+  time_to_first_token_.observe(seconds);
+}
+
+void Metrics::observe_time_per_token(double seconds) {
+  std::lock_guard lock(mutex_);
+  time_per_token_.observe(seconds);
+}
+
+void Metrics::count_cancelled() {
+  std::lock_guard lock(mutex_);
+  ++cancelled_;
+}
+
+std::string Metrics::render(const engine::EngineStats& engine) const {
+  std::lock_guard lock(mutex_);
+  std::string out;
+  out += "# HELP ingot_requests_total HTTP requests answered, by route and status.\n";
+  out += "# TYPE ingot_requests_total counter\n";
+  for (const auto& [key, count] : requests_) {
+    out += fmt::format("ingot_requests_total{{route=\"{}\",status=\"{}\"}} {}\n", key.first,
+                       key.second, count);
+  }
+  auto counter = [&](const char* name, const char* help, uint64_t value) {
+    out += fmt::format("# HELP {} {}\n# TYPE {} counter\n{} {}\n", name, help, name, name, value);
+  };
+  auto gauge = [&](const char* name, const char* help, int64_t value) {
+    out += fmt::format("# HELP {} {}\n# TYPE {} gauge\n{} {}\n", name, help, name, name, value);
+  };
+  counter("ingot_prompt_tokens_total", "Prompt tokens processed.", prompt_tokens_);
+  counter("ingot_completion_tokens_total", "Completion tokens generated.", completion_tokens_);
+  counter("ingot_requests_cancelled_total", "Generations cancelled by their client.", cancelled_);
+  counter("ingot_prefix_cache_hits_total", "Requests that reused cached prompt tokens.",
+          static_cast<uint64_t>(engine.prefix_cache_hits));
+  counter("ingot_prefix_cache_tokens_total", "Prompt tokens reused from the cache.",
+          static_cast<uint64_t>(engine.prefix_tokens_reused));
+  gauge("ingot_requests_active", "Requests holding a slot.", engine.active);
+  gauge("ingot_requests_queued", "Requests waiting for a slot.", engine.queued);
+  gauge("ingot_slots", "Slots (parallel sequences).", engine.slots);
+  gauge("ingot_kv_cache_cells_used", "KV cache cells holding tokens.", engine.kv_cells_used);
+  gauge("ingot_kv_cache_cells_total", "KV cache cells in all.", engine.kv_cells_total);
+  time_to_first_token_.render(out, "ingot_time_to_first_token_seconds",
+                              "Time from request to first generated token.");
+  time_per_token_.render(out, "ingot_time_per_output_token_seconds",
+                         "Decode time per generated token after the first.");
+  return out;
+}
+
+}  // namespace ingot::server

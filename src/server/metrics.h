@@ -1,0 +1,51 @@
+#pragma once
+// Counters and histograms exposed at GET /metrics in Prometheus' text
+// format. Updated from the io thread; read at scrape time.
+
+#include <cstdint>
+#include <map>
+#include <mutex>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "engine/engine.h"
+
+namespace ingot::server {
+
+class Histogram {
+ public:
+  explicit Histogram(std::vector<double> upper_bounds);
+  void observe(double value);
+  void render(std::string& out, const std::string& name, const std::string& help) const;
+
+ private:
+  std::vector<double> bounds_;
+  std::vector<uint64_t> counts_;  // per bucket, not cumulative
+  double sum_ = 0;
+  uint64_t count_ = 0;
+};
+
+class Metrics {
+ public:
+  Metrics();
+
+  void count_request(const std::string& route, int status);
+  void add_tokens(int64_t prompt, int64_t completion);
+  void observe_time_to_first_token(double seconds);
+  void observe_time_per_token(double seconds);
+  void count_cancelled();
+
+  std::string render(const engine::EngineStats& engine) const;
+
+ private:
+  mutable std::mutex mutex_;
+  std::map<std::pair<std::string, int>, uint64_t> requests_;
+  uint64_t prompt_tokens_ = 0;
+  uint64_t completion_tokens_ = 0;
+  uint64_t cancelled_ = 0;
+  Histogram time_to_first_token_;
+  Histogram time_per_token_;
+};
+
+}  // namespace ingot::server

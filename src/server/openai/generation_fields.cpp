@@ -1,0 +1,129 @@
+#include "server/openai/generation_fields.h"
+
+#include <algorithm>
+#include <cstdlib>
+
+namespace ingot::server {
+
+using json = nlohmann::ordered_json;
+
+void check_model(Validator& v, const RequestLimits& limits, GenerationFields& request) {
+  const json* model = v.field("model");
+  if (v.failed()) return;
+  if (model == nullptr) return v.fail("'model' is required.", "model");
+  if (!model->is_string()) return v.fail("'model' must be a string.", "model");
+  request.model = model->get<std::string>();
+  if (std::find(limits.model_ids.begin(), limits.model_ids.end(), request.model) ==
+      limits.model_ids.end()) {
+    ApiError error{404, "invalid_request_error",
+                   "The model '" + request.model + "' does not exist; this server serves '" +
+                       (limits.model_ids.empty() ? std::string() : limits.model_ids.front()) + "'.",
+                   "model", "model_not_found"};
+    v.fail_with(std::move(error));
+  }
+}
+
+void check_max_tokens(Validator& v, const RequestLimits& limits, GenerationFields& request) {
+  auto legacy = v.integer("max_tokens");
+  auto modern = v.integer("max_completion_tokens");
+  if (v.failed()) return;
+  for (auto [value, name] :
+       {std::pair{legacy, "max_tokens"}, std::pair{modern, "max_completion_tokens"}}) {
+    if (!value) continue;
+    if (*value < 1) return v.fail(std::string("'") + name + "' must be at least 1.", name);
+    if (*value > limits.max_tokens_cap) {
+      return v.fail(std::string("'") + name + "' must be at most " +
+                        std::to_string(limits.max_tokens_cap) + " on this server.",
+                    name);
+    }
+  }
+  if (legacy && modern && *legacy != *modern) {
+    return v.fail("'max_tokens' and 'max_completion_tokens' disagree; send one of them.",
+                  "max_completion_tokens");
+  }
+  request.max_tokens = modern ? modern : legacy;
+}
+
+void check_sampling(Validator& v, GenerationFields& request) {
+  request.temperature = v.number_in("temperature", 0.0, 2.0);
+  request.top_p = v.number_in("top_p", 0.0, 1.0, /*lo_open=*/true);
+  if (auto top_k = v.integer("top_k")) {
+    if (*top_k < 0 || *top_k > 1'000'000) {
+      v.fail("'top_k' must be between 0 and 1000000 (0 turns it off).", "top_k");
+    } else {
+      request.top_k = static_cast<int32_t>(*top_k);
+    }
+  }
+  request.min_p = v.number_in("min_p", 0.0, 1.0);
+  request.repetition_penalty = v.number_in("repetition_penalty", 0.0, 10.0, /*lo_open=*/true);
+  request.frequency_penalty = v.number_in("frequency_penalty", -2.0, 2.0);
+  request.presence_penalty = v.number_in("presence_penalty", -2.0, 2.0);
+  if (auto seed = v.integer("seed")) request.seed = static_cast<uint64_t>(*seed);
+}
+
+void check_stop(Validator& v, GenerationFields& request) {
+  const json* stop = v.field("stop");
+  if (stop == nullptr || v.failed()) return;
+  if (stop->is_string()) {
+    if (stop->get<std::string>().empty()) return v.fail("'stop' must not be empty.", "stop");
+    request.stop = {stop->get<std::string>()};
+    return;
+  }
+  if (!stop->is_array()) return v.fail("'stop' must be a string or a list of strings.", "stop");
+  if (stop->size() > 4) return v.fail("'stop' may hold at most 4 strings.", "stop");
+  for (const json& s : *stop) {
+    if (!s.is_string() || s.get<std::string>().empty()) {
+      return v.fail("Every entry of 'stop' must be a non-empty string.", "stop");
+    }
+    request.stop.push_back(s.get<std::string>());
+  }
+}
+
+void check_stream(Validator& v, GenerationFields& request) {
+  request.stream = v.boolean("stream").value_or(false);
+  const json* options = v.field("stream_options");
+  if (options == nullptr || v.failed()) return;
+  if (!request.stream) {
+    return v.fail("'stream_options' is only allowed when 'stream' is true.", "stream_options");
+  }
+  if (!options->is_object()) return v.fail("'stream_options' must be an object.", "stream_options");
+  if (options->contains("include_usage")) {
+    const json& usage = (*options)["include_usage"];
+    if (!usage.is_boolean()) {
+      return v.fail("'stream_options.include_usage' must be a boolean.",
+                    "stream_options.include_usage");
+    }
+    request.include_usage = usage.get<bool>();
+  }
+}
+
+void check_logprobs(Validator& v, GenerationFields& request) {
+  request.logprobs = v.boolean("logprobs").value_or(false);
+  auto top = v.integer("top_logprobs");
+  if (!top || v.failed()) return;
+  if (*top < 0 || *top > 20)
+    return v.fail("'top_logprobs' must be between 0 and 20.", "top_logprobs");
+  if (!request.logprobs) {
+    return v.fail("'top_logprobs' requires 'logprobs' to be true.", "top_logprobs");
+  }
+  request.top_logprobs = static_cast<int32_t>(*top);
+}
+
+void check_logit_bias(Validator& v, GenerationFields& request) {
+  const json* bias = v.field("logit_bias");
+  if (bias == nullptr || v.failed()) return;
+  if (!bias->is_object()) return v.fail("'logit_bias' must be an object.", "logit_bias");
+  for (const auto& [key, value] : bias->items()) {
+    char* end = nullptr;
+    long id = std::strtol(key.c_str(), &end, 10);
+    if (key.empty() || *end != '\0' || id < 0 || id > std::numeric_limits<int32_t>::max()) {
+      return v.fail("'logit_bias' keys must be token ids, got '" + key + "'.", "logit_bias");
+    }
+    if (!value.is_number() || value.get<double>() < -100 || value.get<double>() > 100) {
+      return v.fail("'logit_bias' values must be numbers between -100 and 100.", "logit_bias");
+    }
+    request.logit_bias.emplace_back(static_cast<int32_t>(id), value.get<float>());
+  }
+}
+
+}  // namespace ingot::server

@@ -1,0 +1,57 @@
+#pragma once
+// The request fields chat and text completions share, and their checks.
+// Each check reads its fields from the body through a Validator, which
+// keeps only the first problem found.
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "server/openai/field_validator.h"
+
+namespace ingot::server {
+
+struct RequestLimits {
+  std::vector<std::string> model_ids;  // the served id, then its aliases
+  int64_t max_tokens_cap = 32768;
+};
+
+struct GenerationFields {
+  std::string model;
+  std::optional<int64_t> max_tokens;
+  std::optional<float> temperature;
+  std::optional<float> top_p;
+  std::optional<int32_t> top_k;
+  std::optional<float> min_p;
+  std::optional<float> repetition_penalty;
+  std::optional<float> frequency_penalty;
+  std::optional<float> presence_penalty;
+  std::optional<uint64_t> seed;
+  std::vector<std::string> stop;
+  bool stream = false;
+  bool include_usage = false;
+  bool logprobs = false;
+  int32_t top_logprobs = 0;
+  std::vector<std::pair<int32_t, float>> logit_bias;
+};
+
+// `model`: required, a served id or alias (404 model_not_found otherwise).
+void check_model(Validator& v, const RequestLimits& limits, GenerationFields& request);
+// `max_tokens` / `max_completion_tokens`: positive integers (not booleans)
+// up to the cap; when both are given they must agree.
+void check_max_tokens(Validator& v, const RequestLimits& limits, GenerationFields& request);
+// temperature [0, 2], top_p (0, 1], top_k >= 0, min_p [0, 1],
+// repetition_penalty (0, 10], frequency/presence_penalty [-2, 2], seed.
+void check_sampling(Validator& v, GenerationFields& request);
+// `stop`: a non-empty string or at most 4 non-empty strings.
+void check_stop(Validator& v, GenerationFields& request);
+// `stream` a boolean; `stream_options` only with stream, {include_usage}.
+void check_stream(Validator& v, GenerationFields& request);
+// `logprobs` a boolean; `top_logprobs` 0-20 and only with logprobs.
+void check_logprobs(Validator& v, GenerationFields& request);
+// `logit_bias`: token-id keys, values in [-100, 100].
+void check_logit_bias(Validator& v, GenerationFields& request);
+
+}  // namespace ingot::server

@@ -1,0 +1,233 @@
+#include "server/routes/generation_reply.h"
+
+#include <spdlog/spdlog.h>
+
+#include "server/engine_events.h"
+
+namespace ingot::server {
+namespace {
+
+// Builds the JSON of every message of one reply, chat or text shaped.
+class ReplyWriter {
+ public:
+  ReplyWriter(const ReplyOptions& options, const tokenizer::Tokenizer& tokenizer)
+      : options_(options), tokenizer_(tokenizer) {}
+
+  ordered_json chunk(ordered_json delta, const ordered_json& finish_reason,
+                     const std::vector<engine::GeneratedToken>* tokens) const {
+    ordered_json choice;
+    choice["index"] = 0;
+    if (options_.shape == ReplyShape::kChat) {
+      choice["delta"] = std::move(delta);
+    } else {
+      choice["text"] = delta.value("content", std::string());
+    }
+    choice["logprobs"] = tokens && options_.logprobs ? logprobs(*tokens) : ordered_json(nullptr);
+    choice["finish_reason"] = finish_reason;
+    ordered_json json = envelope(options_.shape == ReplyShape::kChat ? "chat.completion.chunk"
+                                                                      : "text_completion");
+    json["choices"] = ordered_json::array({std::move(choice)});
+    if (options_.include_usage) json["usage"] = nullptr;
+    return json;
+  }
+
+  ordered_json usage_chunk(const engine::Usage& usage) const {
+    ordered_json json = envelope(options_.shape == ReplyShape::kChat ? "chat.completion.chunk"
+                                                                      : "text_completion");
+    json["choices"] = ordered_json::array();
+    json["usage"] = usage_json(usage);
+    return json;
+  }
+
+  ordered_json whole(const engine::CollectedReply& reply) const {
+    ordered_json choice;
+    choice["index"] = 0;
+    if (options_.shape == ReplyShape::kChat) {
+      ordered_json message;
+      message["role"] = "assistant";
+      message["content"] = reply.content;
+      if (!reply.reasoning.empty()) message["reasoning_content"] = reply.reasoning;
+      choice["message"] = std::move(message);
+    } else {
+      choice["text"] = reply.content;
+    }
+    choice["logprobs"] = options_.logprobs ? logprobs(reply.tokens) : ordered_json(nullptr);
+    choice["finish_reason"] = finish_reason_name(reply.finish->reason);
+    ordered_json json =
+        envelope(options_.shape == ReplyShape::kChat ? "chat.completion" : "text_completion");
+    json["choices"] = ordered_json::array({std::move(choice)});
+    json["usage"] = usage_json(reply.finish->usage);
+    return json;
+  }
+
+ private:
+  ordered_json envelope(const char* object) const {
+    ordered_json json;
+    json["id"] = options_.identity.id;
+    json["object"] = object;
+    json["created"] = options_.identity.created;
+    json["model"] = options_.identity.model;
+    json["system_fingerprint"] = options_.identity.system_fingerprint;
+    return json;
+  }
+
+  ordered_json logprobs(const std::vector<engine::GeneratedToken>& tokens) const {
+    return logprobs_json(tokens, options_.top_logprobs,
+                         [this](int32_t id) { return tokenizer_.token_to_piece(id); });
+  }
+
+  const ReplyOptions& options_;
+  const tokenizer::Tokenizer& tokenizer_;
+};
+
+void record_usage(HttpExchange& exchange, ServingContext& context, const engine::Usage& usage) {
+  exchange.record().prompt_tokens = usage.prompt_tokens;
+  exchange.record().completion_tokens = usage.completion_tokens;
+  exchange.record().time_to_first_token_ms = usage.time_to_first_token_ms;
+  if (context.metrics == nullptr) return;
+  context.metrics->add_tokens(usage.prompt_tokens, usage.completion_tokens);
+  if (usage.completion_tokens > 0) {
+    context.metrics->observe_time_to_first_token(usage.time_to_first_token_ms / 1000.0);
+  }
+  if (usage.completion_tokens > 1) {
+    double decode_ms = usage.total_ms - usage.time_to_first_token_ms;
+    context.metrics->observe_time_per_token(decode_ms / 1000.0 /
+                                            static_cast<double>(usage.completion_tokens - 1));
+  }
+}
+
+void record_cancelled(HttpExchange& exchange, ServingContext& context) {
+  exchange.record().cancelled = true;
+  if (context.metrics) context.metrics->count_cancelled();
+}
+
+ApiError generation_failed(const Error& error) {
+  ApiError api = api_error_from(error);
+  if (api.status == 500 || error.kind() == ErrorKind::kCancelled) {
+    api = ApiError{503, "server_error", "Generation failed: " + error.describe(), std::nullopt,
+                   "generation_failed"};
+  }
+  return api;
+}
+
+asio::awaitable<void> reply_whole(HttpExchange& exchange, ServingContext& context,
+                                  EngineEvents& events, const ReplyWriter& writer) {
+  engine::CollectedReply reply;
+  for (;;) {
+    std::optional<engine::Event> event = co_await events.next();
+    if (!event) {
+      record_cancelled(exchange, context);
+      co_return;  // nobody to answer
+    }
+    if (auto* text = std::get_if<engine::TextEvent>(&*event)) {
+      reply.content += text->content;
+      reply.reasoning += text->reasoning;
+      for (auto& token : text->tokens) reply.tokens.push_back(std::move(token));
+    } else if (auto* finish = std::get_if<engine::FinishEvent>(&*event)) {
+      reply.finish = *finish;
+      break;
+    } else {
+      const Error& error = std::get<engine::ErrorEvent>(*event).error;
+      spdlog::error("generation failed: {}", error.describe());
+      ApiError api = generation_failed(error);
+      co_await exchange.respond_error(std::move(api));
+      co_return;
+    }
+  }
+  record_usage(exchange, context, reply.finish->usage);
+  if (reply.finish->reason == engine::FinishReason::kCancelled) {
+    record_cancelled(exchange, context);
+    ApiError api{503, "server_error", "The request was cancelled (the server is shutting down).",
+                 std::nullopt, "cancelled"};
+    co_await exchange.respond_error(std::move(api));
+    co_return;
+  }
+  ordered_json body = writer.whole(reply);
+  co_await exchange.respond(http::status::ok, dump(body), "application/json");
+}
+
+asio::awaitable<void> reply_stream(HttpExchange& exchange, ServingContext& context,
+                                   EngineEvents& events, const ReplyWriter& writer,
+                                   const ReplyOptions& options) {
+  if (!co_await exchange.begin_event_stream()) {
+    record_cancelled(exchange, context);
+    co_return;
+  }
+  if (options.shape == ReplyShape::kChat) {
+    ordered_json role = {{"role", "assistant"}, {"content", ""}};
+    if (!co_await exchange.send_event(dump(writer.chunk(role, nullptr, nullptr)))) {
+      record_cancelled(exchange, context);
+      co_return;
+    }
+  }
+  for (;;) {
+    std::optional<engine::Event> event = co_await events.next();
+    if (!event) {
+      record_cancelled(exchange, context);
+      co_return;
+    }
+    if (auto* text = std::get_if<engine::TextEvent>(&*event)) {
+      bool ok = true;
+      if (!text->reasoning.empty()) {
+        ordered_json delta = {{"reasoning_content", text->reasoning}};
+        ok = co_await exchange.send_event(dump(writer.chunk(delta, nullptr, nullptr)));
+      }
+      if (ok && (!text->content.empty() || !text->tokens.empty())) {
+        ordered_json delta = {{"content", text->content}};
+        ok = co_await exchange.send_event(dump(writer.chunk(delta, nullptr, &text->tokens)));
+      }
+      if (!ok) {
+        record_cancelled(exchange, context);  // the write failed: the client is gone
+        co_return;
+      }
+    } else if (auto* finish = std::get_if<engine::FinishEvent>(&*event)) {
+      record_usage(exchange, context, finish->usage);
+      if (finish->reason == engine::FinishReason::kCancelled) record_cancelled(exchange, context);
+      ordered_json reason = finish_reason_name(finish->reason);
+      co_await exchange.send_event(dump(writer.chunk(ordered_json::object(), reason, nullptr)));
+      if (options.include_usage) {
+        co_await exchange.send_event(dump(writer.usage_chunk(finish->usage)));
+      }
+      co_await exchange.send_event("[DONE]");
+      co_await exchange.end_event_stream();
+      co_return;
+    } else {
+      // Too late for a status code: the stream ends with an error event.
+      const Error& error = std::get<engine::ErrorEvent>(*event).error;
+      spdlog::error("generation failed mid-stream: {}", error.describe());
+      ordered_json body = ordered_json::parse(generation_failed(error).to_json());
+      co_await exchange.send_event(dump(body));
+      co_await exchange.end_event_stream();
+      co_return;
+    }
+  }
+}
+
+}  // namespace
+
+ApiError admission_error(const Error& error) {
+  ApiError api = api_error_from(error);
+  if (error.kind() == ErrorKind::kContextLengthExceeded) {
+    api.message = "This request needs more context than the model has: " + error.message() + ".";
+  }
+  return api;
+}
+
+std::vector<std::pair<std::string, std::string>> retry_after(const ApiError& error) {
+  if (error.status == 503 || error.status == 429) return {{"Retry-After", "1"}};
+  return {};
+}
+
+asio::awaitable<void> reply_with_generation(HttpExchange& exchange, ServingContext& context,
+                                            engine::RequestHandle handle, ReplyOptions options) {
+  EngineEvents events(exchange.stream().get_executor(), std::move(handle));
+  events.watch(exchange.stream().socket());
+  ReplyWriter writer(options, *context.tokenizer);
+  if (options.stream) {
+    co_await reply_stream(exchange, context, events, writer, options);
+  } else {
+    co_await reply_whole(exchange, context, events, writer);
+  }
+}
+
+}  // namespace ingot::server

@@ -1,0 +1,60 @@
+// GET /, /health, /v1/models and /metrics.
+
+#include "server/routes/routes.h"
+
+namespace ingot::server {
+namespace {
+
+ordered_json model_entry(const ServingContext& context, const std::string& id) {
+  ordered_json entry;
+  entry["id"] = id;
+  entry["object"] = "model";
+  entry["created"] = context.created;
+  entry["owned_by"] = "ingot";
+  entry["context_length"] = context.engine->context_size();
+  return entry;
+}
+
+}  // namespace
+
+void add_info_routes(Router& router, ServingContext& context) {
+  router.add({http::verb::get, "/",
+              [&context](HttpExchange& exchange) -> asio::awaitable<void> {
+                ordered_json body;
+                body["name"] = "ingot";
+                body["version"] = INGOT_VERSION_STRING;
+                body["model"] = context.model_id;
+                body["endpoints"] = {"GET /health",          "GET /v1/models",
+                                     "POST /v1/chat/completions", "POST /v1/completions",
+                                     "POST /tokenize",       "POST /detokenize",
+                                     "GET /metrics"};
+                co_await exchange.respond(http::status::ok, dump(body), "application/json");
+              },
+              /*requires_auth=*/false});
+
+  router.add({http::verb::get, "/health",
+              [&context](HttpExchange& exchange) -> asio::awaitable<void> {
+                bool ready = context.ready.load();
+                ordered_json body = {{"status", ready ? "ok" : "loading"}};
+                co_await exchange.respond(
+                    ready ? http::status::ok : http::status::service_unavailable, dump(body),
+                    "application/json");
+              },
+              /*requires_auth=*/false});
+
+  router.add({http::verb::get, "/v1/models",
+              [&context](HttpExchange& exchange) -> asio::awaitable<void> {
+                // One entry: aliases are accepted names, not further models.
+                ordered_json data = ordered_json::array({model_entry(context, context.model_id)});
+                ordered_json body = {{"object", "list"}, {"data", std::move(data)}};
+                co_await exchange.respond(http::status::ok, dump(body), "application/json");
+              }});
+
+  router.add({http::verb::get, "/metrics", [&context](HttpExchange& exchange) -> asio::awaitable<void> {
+                std::string text = context.metrics->render(context.engine->stats());
+                co_await exchange.respond(http::status::ok, std::move(text),
+                                          "text/plain; version=0.0.4");
+              }});
+}
+
+}  // namespace ingot::server

@@ -1,0 +1,14 @@
+#include "server/routes/routes.h"
+
+namespace ingot::server {
+
+Router build_routes(ServingContext& context) {
+  Router router;
+  add_info_routes(router, context);
+  add_chat_route(router, context);
+  add_completion_route(router, context);
+  add_tokenize_routes(router, context);
+  return router;
+}
+
+}  // namespace ingot::server

@@ -1,0 +1,51 @@
+#pragma once
+// Everything the routes need to answer: the served model's identity, the
+// engine, the tokenizer and chat template, and server-wide defaults.
+
+#include <atomic>
+#include <chrono>
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "chat/chat_template.h"
+#include "engine/engine.h"
+#include "sampling/params.h"
+#include "server/metrics.h"
+#include "tokenizer/tokenizer.h"
+
+namespace ingot::server {
+
+struct ServingDefaults {
+  sampling::SamplingParams sampling;  // for fields a request omits
+  int32_t max_tokens = -1;            // -1: until the context is full
+  int64_t max_tokens_cap = 32768;     // a request may not ask for more
+};
+
+struct ServingContext {
+  std::string model_id;
+  std::vector<std::string> aliases;
+  int64_t created = 0;
+  std::string system_fingerprint;
+  const tokenizer::Tokenizer* tokenizer = nullptr;
+  const chat::ChatTemplate* chat_template = nullptr;  // null: the model has none
+  std::string bos_text;
+  std::string eos_text;
+  // Set when the template thinks between tags: replies are split into
+  // reasoning_content and content.
+  std::optional<engine::ReasoningTags> reasoning_tags;
+  engine::Engine* engine = nullptr;
+  ServingDefaults defaults;
+  std::chrono::milliseconds shutdown_grace{10'000};
+  Metrics* metrics = nullptr;
+  std::atomic<bool> ready{false};
+
+  std::vector<std::string> model_ids() const {
+    std::vector<std::string> ids{model_id};
+    ids.insert(ids.end(), aliases.begin(), aliases.end());
+    return ids;
+  }
+};
+
+}  // namespace ingot::server
