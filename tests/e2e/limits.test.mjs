@@ -1,0 +1,67 @@
+// Servers started with limits: an API key, a full queue, and shutdown.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import OpenAI from 'openai';
+import { startServer, stopServer, sharedModel, haveShared } from './harness.mjs';
+
+const skip = haveShared() ? false : '../shared is absent: no test models';
+const model = 'stories260K';
+const messages = [{ role: 'user', content: 'Once upon a time' }];
+
+test('a missing or wrong API key is a 401 AuthenticationError; /health needs none', { skip }, async () => {
+  const server = await startServer(sharedModel('stories260K.gguf'), ['--api-key', 'sesame']);
+  try {
+    const wrong = new OpenAI({ baseURL: server.baseURL, apiKey: 'nope', maxRetries: 0 });
+    await assert.rejects(wrong.models.list(), (e) => e instanceof OpenAI.AuthenticationError);
+    const right = new OpenAI({ baseURL: server.baseURL, apiKey: 'sesame', maxRetries: 0 });
+    assert.equal((await right.models.list()).data[0].id, model);
+    const health = await fetch(`${server.origin}/health`);
+    assert.equal(health.status, 200);
+  } finally {
+    await server.stop();
+  }
+});
+
+test('a full queue is refused with 503 and Retry-After before any stream starts', { skip }, async () => {
+  const server = await startServer(sharedModel('stories260K.gguf'), ['--parallel', '1', '--max-queue', '0']);
+  const client = new OpenAI({ baseURL: server.baseURL, apiKey: 'x', maxRetries: 0 });
+  try {
+    const busy = await client.chat.completions.create(
+      { model, messages, temperature: 1, stream: true, logit_bias: { 2: -100 } });
+    const iterator = busy[Symbol.asyncIterator]();
+    await iterator.next();  // the only slot is now decoding
+    const refused = await fetch(`${server.baseURL}/chat/completions`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ model, messages, stream: true }),
+    });
+    assert.equal(refused.status, 503);
+    assert.equal(refused.headers.get('retry-after'), '1');
+    assert.equal((await refused.json()).error.code, 'server_busy');
+    await assert.rejects(
+      client.chat.completions.create({ model, messages }),
+      (e) => e instanceof OpenAI.InternalServerError && e.status === 503,
+    );
+    await iterator.return();
+  } finally {
+    await server.stop();
+  }
+});
+
+test('SIGTERM lets in-flight streams finish, then the server exits 0', { skip }, async () => {
+  const server = await startServer(sharedModel('stories260K.gguf'), ['--parallel', '2']);
+  const client = new OpenAI({ baseURL: server.baseURL, apiKey: 'x', maxRetries: 0 });
+  const streams = await Promise.all([0, 1].map(() => client.chat.completions.create(
+    { model, messages, max_tokens: 64, temperature: 0, stream: true, logit_bias: { 2: -100 } })));
+  const iterators = streams.map((s) => s[Symbol.asyncIterator]());
+  for (const it of iterators) await it.next();  // both are running
+  const exited = stopServer(server.proc, 'SIGTERM');
+  for (const it of iterators) {
+    let finish = null;
+    for (let r = await it.next(); !r.done; r = await it.next()) {
+      finish = r.value.choices[0]?.finish_reason ?? finish;
+    }
+    assert.equal(finish, 'length');
+  }
+  assert.equal(await exited, 0);
+});
