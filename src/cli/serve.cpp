@@ -1,11 +1,11 @@
 // `ingot serve`: the OpenAI-compatible HTTP server over one model.
 
+#include <spdlog/spdlog.h>
+
 #include <csignal>
 #include <cstdio>
 #include <cstdlib>
 #include <filesystem>
-
-#include <spdlog/spdlog.h>
 
 #include "cli/commands.h"
 #include "engine/engine.h"
@@ -67,8 +67,7 @@ int serve(ServeOptions options) {
     std::fprintf(stderr, "ingot serve: %s\n", tokenizer.error().describe().c_str());
     return 1;
   }
-  std::optional<chat::ChatTemplate> chat_template =
-      load_chat_template((*model)->file().metadata());
+  std::optional<chat::ChatTemplate> chat_template = load_chat_template((*model)->file().metadata());
   auto engine = engine::Engine::start(**model, *tokenizer, options.engine);
   if (!engine.ok()) {
     std::fprintf(stderr, "ingot serve: %s\n", engine.error().describe().c_str());
@@ -95,8 +94,8 @@ int serve(ServeOptions options) {
   context.engine = engine->get();
   context.defaults = options.defaults;
   context.metrics = &metrics;
-  context.shutdown_grace = std::chrono::milliseconds(
-      static_cast<int64_t>(options.shutdown_timeout_s * 1000));
+  context.shutdown_grace =
+      std::chrono::milliseconds(static_cast<int64_t>(options.shutdown_timeout_s * 1000));
 
   server::HttpServer http(options.http, server::build_routes(context));
   if (Status listening = http.listen(); !listening.ok()) {
@@ -115,7 +114,7 @@ int serve(ServeOptions options) {
                  "your own with `make serve MODEL=path/to/model.gguf`\n");
   }
 
-  asio::signal_set signals(http.io_context(), SIGINT, SIGTERM);
+  boost::asio::signal_set signals(http.io_context(), SIGINT, SIGTERM);
   signals.async_wait([&](boost::system::error_code ec, int signal) {
     if (ec) return;
     spdlog::info("signal {}: draining in-flight requests for up to {:.1f} s", signal,
@@ -140,25 +139,29 @@ void register_serve(CLI::App& app, int& exit_code) {
   command->add_option("--alias", options->aliases, "Another name clients may use for the model");
   command->add_option("--api-key", options->api_key,
                       "Require 'Authorization: Bearer KEY' (also INGOT_API_KEY)");
-  command->add_option("-np,--parallel", options->engine.parallel, "Sequences decoded together")
+  command->add_option("--parallel", options->engine.parallel, "Sequences decoded together")
       ->capture_default_str();
-  command->add_option("-c,--ctx-size", options->engine.context_size,
-                      "Context per sequence (0: the model's, at most 4096)")
+  command
+      ->add_option("-c,--ctx-size", options->engine.context_size,
+                   "Context per sequence (0: the model's, at most 4096)")
       ->capture_default_str();
   command->add_option("-b,--batch-size", options->engine.batch_size, "Tokens per forward pass")
       ->capture_default_str();
-  command->add_option("--max-queue", options->engine.max_queue,
-                      "Requests that may wait for a slot before 503")
+  command
+      ->add_option("--max-queue", options->engine.max_queue,
+                   "Requests that may wait for a slot before 503")
       ->capture_default_str();
   command->add_option("-t,--threads", options->engine.threads, "Compute threads (0: one per core)")
       ->capture_default_str();
   command->add_option("--max-body", options->max_body_mib, "Largest request body, MiB")
       ->capture_default_str();
-  command->add_option("--max-tokens", options->defaults.max_tokens,
-                      "Default max_tokens (-1: until the context is full)")
+  command
+      ->add_option("--max-tokens", options->defaults.max_tokens,
+                   "Default max_tokens (-1: until the context is full)")
       ->capture_default_str();
-  command->add_option("--max-tokens-cap", options->defaults.max_tokens_cap,
-                      "Largest max_tokens a request may ask for")
+  command
+      ->add_option("--max-tokens-cap", options->defaults.max_tokens_cap,
+                   "Largest max_tokens a request may ask for")
       ->capture_default_str();
   command->add_option("--temp", options->defaults.sampling.temperature, "Default temperature")
       ->capture_default_str();
@@ -168,11 +171,13 @@ void register_serve(CLI::App& app, int& exit_code) {
       ->capture_default_str();
   command->add_option("--min-p", options->defaults.sampling.min_p, "Default min_p")
       ->capture_default_str();
-  command->add_option("--repeat-penalty", options->defaults.sampling.repetition_penalty,
-                      "Default repetition penalty")
+  command
+      ->add_option("--repeat-penalty", options->defaults.sampling.repetition_penalty,
+                   "Default repetition penalty")
       ->capture_default_str();
-  command->add_option("--shutdown-timeout", options->shutdown_timeout_s,
-                      "Seconds in-flight requests may finish after SIGTERM")
+  command
+      ->add_option("--shutdown-timeout", options->shutdown_timeout_s,
+                   "Seconds in-flight requests may finish after SIGTERM")
       ->capture_default_str();
   command->callback([options, &exit_code] { exit_code = serve(*options); });
 }

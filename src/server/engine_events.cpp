@@ -29,9 +29,13 @@ EngineEvents::~EngineEvents() {
   handle_.abandon();  // a no-op for a finished request; stops one left running
 }
 
-bool EngineEvents::client_gone() const { return shared_->client_gone; }
+bool EngineEvents::client_gone() const {
+  return shared_->client_gone;
+}
 
-void EngineEvents::watch(tcp::socket& socket) { arm(shared_, socket); }
+void EngineEvents::watch(tcp::socket& socket) {
+  arm(shared_, socket);
+}
 
 void EngineEvents::arm(const std::shared_ptr<Shared>& shared, tcp::socket& socket) {
   socket.async_wait(tcp::socket::wait_read, [shared, &socket](boost::system::error_code ec) {

@@ -129,7 +129,7 @@ test('prompt plus max_tokens beyond the context is context_length_exceeded', { s
     client.chat.completions.create({ model, messages, max_tokens: 100000 }),
     (e) => e instanceof OpenAI.BadRequestError,
   );
-  const long = 'Once upon a time there was a dog. '.repeat(200);
+  const long = 'Once upon a time there was a dog. '.repeat(1000);
   await assert.rejects(
     client.chat.completions.create({ model, messages: [{ role: 'user', content: long }], max_tokens: 4 }),
     (e) => e instanceof OpenAI.BadRequestError && e.code === 'context_length_exceeded',
@@ -174,38 +174,3 @@ test('8 concurrent streams on 4 slots all complete', { skip }, async () => {
   }
 });
 
-async function metric(name) {
-  const text = await (await fetch(`${server.origin}/metrics`)).text();
-  const line = text.split('\n').find((l) => l.startsWith(`${name} `));
-  return Number(line.split(' ')[1]);
-}
-
-test('aborting a stream cancels its generation at once', { skip }, async () => {
-  const cancelledBefore = await metric('ingot_requests_cancelled_total');
-  const tokensBefore = await metric('ingot_completion_tokens_total');
-  const controller = new AbortController();
-  // No max_tokens and EOS banned: left alone it would fill the context.
-  const endless = await client.chat.completions.create(
-    { model, messages, temperature: 1, stream: true, logit_bias: { 2: -100 } },
-    { signal: controller.signal },
-  );
-  let pieces = 0;
-  await assert.rejects((async () => {
-    for await (const chunk of endless) {
-      if (chunk.choices[0]?.delta?.content) pieces += 1;
-      if (pieces === 3) controller.abort();
-    }
-  })());
-  // The next request completes, and by then the aborted one was counted as
-  // cancelled with far fewer tokens than the context would have taken.
-  const after = await client.chat.completions.create({ model, messages, max_tokens: 4 });
-  assert.equal(after.choices[0].finish_reason, 'length');
-  let cancelled = await metric('ingot_requests_cancelled_total');
-  for (let i = 0; i < 100 && cancelled === cancelledBefore; i++) {
-    await client.chat.completions.create({ model, messages, max_tokens: 1 });
-    cancelled = await metric('ingot_requests_cancelled_total');
-  }
-  assert.equal(cancelled, cancelledBefore + 1);
-  const generated = (await metric('ingot_completion_tokens_total')) - tokensBefore;
-  assert.ok(generated < 300, `the aborted stream generated about ${generated} tokens`);
-});

@@ -65,3 +65,37 @@ test('SIGTERM lets in-flight streams finish, then the server exits 0', { skip },
   }
   assert.equal(await exited, 0);
 });
+
+test('aborting a stream cancels its generation at once', { skip }, async () => {
+  // tiny-qwen3 (150k-token vocabulary) takes long enough per token that the
+  // abort lands mid-stream; left alone this request would fill the context.
+  const server = await startServer(sharedModel('tiny-qwen3-f16.gguf'), ['--parallel', '1']);
+  const client = new OpenAI({ baseURL: server.baseURL, apiKey: 'x', maxRetries: 0 });
+  const metric = async (name) => {
+    const text = await (await fetch(`${server.origin}/metrics`)).text();
+    return Number(text.split('\n').find((l) => l.startsWith(`${name} `)).split(' ')[1]);
+  };
+  try {
+    const controller = new AbortController();
+    const endless = await client.chat.completions.create(
+      { model: 'tiny-qwen3-f16', messages, temperature: 1, stream: true,
+        logit_bias: { 151643: -100, 151645: -100 } },
+      { signal: controller.signal },
+    );
+    // The SDK ends the iteration quietly once its signal aborts.
+    let pieces = 0;
+    for await (const chunk of endless) {
+      if (chunk.choices[0]?.delta?.content) pieces += 1;
+      if (pieces === 3) controller.abort();
+    }
+    assert.ok(pieces >= 3);
+    // One slot: this request runs only once the aborted one has let go.
+    const next = await client.chat.completions.create({ model: 'tiny-qwen3-f16', messages, max_tokens: 4 });
+    assert.equal(next.choices[0].finish_reason, 'length');
+    assert.equal(await metric('ingot_requests_cancelled_total'), 1);
+    const generated = (await metric('ingot_completion_tokens_total')) - 4;
+    assert.ok(generated < 500, `the aborted stream generated ${generated} tokens`);
+  } finally {
+    await server.stop();
+  }
+});

@@ -1,10 +1,10 @@
 #include "server/openai/chat_request.h"
 
-#include "server/openai/field_validator.h"
-
 #include <algorithm>
 #include <cmath>
 #include <limits>
+
+#include "server/openai/field_validator.h"
 
 namespace ingot::server {
 namespace {

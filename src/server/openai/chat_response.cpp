@@ -19,9 +19,12 @@ CompletionIdentity new_identity(std::string_view id_prefix, std::string model,
 
 std::string_view finish_reason_name(engine::FinishReason reason) {
   switch (reason) {
-    case engine::FinishReason::kStop: return "stop";
-    case engine::FinishReason::kLength: return "length";
-    case engine::FinishReason::kCancelled: return "cancelled";
+    case engine::FinishReason::kStop:
+      return "stop";
+    case engine::FinishReason::kLength:
+      return "length";
+    case engine::FinishReason::kCancelled:
+      return "cancelled";
   }
   return "stop";
 }

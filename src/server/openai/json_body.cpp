@@ -14,7 +14,8 @@ std::variant<nlohmann::ordered_json, ApiError> parse_json_body(std::string_view 
     return !too_deep;
   };
   try {
-    nlohmann::ordered_json parsed = nlohmann::ordered_json::parse(body.begin(), body.end(), depth_guard);
+    nlohmann::ordered_json parsed =
+        nlohmann::ordered_json::parse(body.begin(), body.end(), depth_guard);
     if (too_deep) {
       return invalid_request("The request body nests deeper than 64 levels.", std::nullopt,
                              "invalid_json");

@@ -24,16 +24,16 @@ class ReplyWriter {
     }
     choice["logprobs"] = tokens && options_.logprobs ? logprobs(*tokens) : ordered_json(nullptr);
     choice["finish_reason"] = finish_reason;
-    ordered_json json = envelope(options_.shape == ReplyShape::kChat ? "chat.completion.chunk"
-                                                                      : "text_completion");
+    ordered_json json =
+        envelope(options_.shape == ReplyShape::kChat ? "chat.completion.chunk" : "text_completion");
     json["choices"] = ordered_json::array({std::move(choice)});
     if (options_.include_usage) json["usage"] = nullptr;
     return json;
   }
 
   ordered_json usage_chunk(const engine::Usage& usage) const {
-    ordered_json json = envelope(options_.shape == ReplyShape::kChat ? "chat.completion.chunk"
-                                                                      : "text_completion");
+    ordered_json json =
+        envelope(options_.shape == ReplyShape::kChat ? "chat.completion.chunk" : "text_completion");
     json["choices"] = ordered_json::array();
     json["usage"] = usage_json(usage);
     return json;

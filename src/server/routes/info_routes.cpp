@@ -1,5 +1,6 @@
 // GET /, /health, /v1/models and /metrics.
 
+#include "server/openai/chat_response.h"
 #include "server/routes/routes.h"
 
 namespace ingot::server {
@@ -24,10 +25,10 @@ void add_info_routes(Router& router, ServingContext& context) {
                 body["name"] = "ingot";
                 body["version"] = INGOT_VERSION_STRING;
                 body["model"] = context.model_id;
-                body["endpoints"] = {"GET /health",          "GET /v1/models",
-                                     "POST /v1/chat/completions", "POST /v1/completions",
-                                     "POST /tokenize",       "POST /detokenize",
-                                     "GET /metrics"};
+                body["endpoints"] = {
+                    "GET /health",          "GET /v1/models", "POST /v1/chat/completions",
+                    "POST /v1/completions", "POST /tokenize", "POST /detokenize",
+                    "GET /metrics"};
                 co_await exchange.respond(http::status::ok, dump(body), "application/json");
               },
               /*requires_auth=*/false});
@@ -42,19 +43,19 @@ void add_info_routes(Router& router, ServingContext& context) {
               },
               /*requires_auth=*/false});
 
-  router.add({http::verb::get, "/v1/models",
-              [&context](HttpExchange& exchange) -> asio::awaitable<void> {
-                // One entry: aliases are accepted names, not further models.
-                ordered_json data = ordered_json::array({model_entry(context, context.model_id)});
-                ordered_json body = {{"object", "list"}, {"data", std::move(data)}};
-                co_await exchange.respond(http::status::ok, dump(body), "application/json");
-              }});
+  router.add(
+      {http::verb::get, "/v1/models", [&context](HttpExchange& exchange) -> asio::awaitable<void> {
+         // One entry: aliases are accepted names, not further models.
+         ordered_json data = ordered_json::array({model_entry(context, context.model_id)});
+         ordered_json body = {{"object", "list"}, {"data", std::move(data)}};
+         co_await exchange.respond(http::status::ok, dump(body), "application/json");
+       }});
 
-  router.add({http::verb::get, "/metrics", [&context](HttpExchange& exchange) -> asio::awaitable<void> {
-                std::string text = context.metrics->render(context.engine->stats());
-                co_await exchange.respond(http::status::ok, std::move(text),
-                                          "text/plain; version=0.0.4");
-              }});
+  router.add(
+      {http::verb::get, "/metrics", [&context](HttpExchange& exchange) -> asio::awaitable<void> {
+         std::string text = context.metrics->render(context.engine->stats());
+         co_await exchange.respond(http::status::ok, std::move(text), "text/plain; version=0.0.4");
+       }});
 }
 
 }  // namespace ingot::server

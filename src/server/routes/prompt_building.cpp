@@ -12,7 +12,8 @@ constexpr std::string_view kChatMlTemplate =
     "{% if add_generation_prompt %}{{ '<|im_start|>assistant\\n' }}{% endif %}";
 
 const chat::ChatTemplate& fallback_template() {
-  static const chat::ChatTemplate chatml = std::move(chat::ChatTemplate::parse(kChatMlTemplate)).value();
+  static const chat::ChatTemplate chatml =
+      std::move(chat::ChatTemplate::parse(kChatMlTemplate)).value();
   return chatml;
 }
 
@@ -27,8 +28,7 @@ ApiError template_error(const Error& error) {
   if (error.kind() == ErrorKind::kTemplateRaised) {
     return invalid_request(error.message(), "messages", "template_error");
   }
-  return invalid_request("The chat template could not render these messages: " +
-                             error.describe(),
+  return invalid_request("The chat template could not render these messages: " + error.describe(),
                          "messages", "template_error");
 }
 
@@ -72,12 +72,13 @@ std::variant<engine::GenerationRequest, ApiError> build_chat_generation(
   engine::GenerationRequest generation;
   generation.prompt = tokenize_prompt(*prompt, context);
   generation.sampling = sampling_for(request, context.defaults);
-  generation.max_tokens = request.max_tokens ? static_cast<int32_t>(*request.max_tokens)
-                                             : context.defaults.max_tokens;
+  generation.max_tokens =
+      request.max_tokens ? static_cast<int32_t>(*request.max_tokens) : context.defaults.max_tokens;
   generation.stop = request.stop;
   if (context.reasoning_tags) {
     generation.reasoning = *context.reasoning_tags;
-    generation.prompt_opens_reasoning = ends_inside_reasoning(*prompt, context.reasoning_tags->open);
+    generation.prompt_opens_reasoning =
+        ends_inside_reasoning(*prompt, context.reasoning_tags->open);
   }
   return generation;
 }

@@ -2,6 +2,7 @@
 // {"content": "text", "add_special": bool, "with_pieces": bool} -> {"tokens": [...]}
 // {"tokens": [ids]} -> {"content": "text"}
 
+#include "server/openai/chat_response.h"
 #include "server/openai/json_body.h"
 #include "server/routes/routes.h"
 
@@ -58,9 +59,10 @@ asio::awaitable<void> serve_detokenize(HttpExchange& exchange, ServingContext& c
   } else {
     for (const auto& id : json["tokens"]) {
       if (!id.is_number_integer() || id.get<int64_t>() < 0 || id.get<int64_t>() >= n_vocab) {
-        problem = invalid_request("'tokens' holds " + id.dump() + ", which is not a token id (0 to " +
-                                      std::to_string(n_vocab - 1) + ").",
-                                  "tokens");
+        problem =
+            invalid_request("'tokens' holds " + id.dump() + ", which is not a token id (0 to " +
+                                std::to_string(n_vocab - 1) + ").",
+                            "tokens");
         break;
       }
       ids.push_back(static_cast<int32_t>(id.get<int64_t>()));
