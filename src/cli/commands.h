@@ -17,5 +17,6 @@ void register_run(CLI::App& app, int& exit_code);
 void register_bench(CLI::App& app, int& exit_code);
 void register_template(CLI::App& app, int& exit_code);
 void register_serve(CLI::App& app, int& exit_code);
+void register_chat(CLI::App& app, int& exit_code);
 
 }  // namespace ingot::cli

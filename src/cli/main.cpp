@@ -22,6 +22,7 @@ int main(int argc, char** argv) {
            &ingot::cli::register_bench,
            &ingot::cli::register_template,
            &ingot::cli::register_serve,
+           &ingot::cli::register_chat,
        }) {
     registrar(app, exit_code);
   }

@@ -8,6 +8,7 @@
 #include <filesystem>
 
 #include "cli/commands.h"
+#include "cli/loaded_model.h"
 #include "engine/engine.h"
 #include "model/model.h"
 #include "server/http/http_server.h"
@@ -29,27 +30,6 @@ struct ServeOptions {
   std::string api_key;
 };
 
-std::string special_text(const tokenizer::Tokenizer& tokenizer, int32_t id) {
-  if (!tokenizer.vocab().contains(id)) return {};
-  return tokenizer.token_to_piece(id, /*render_special=*/true);
-}
-
-// Loads the template from the model, or says why the ChatML fallback is used.
-std::optional<chat::ChatTemplate> load_chat_template(const gguf::Metadata& metadata) {
-  auto source = metadata.get<std::string>("tokenizer.chat_template");
-  if (!source.ok()) {
-    spdlog::warn("the model has no chat template; chat prompts use ChatML");
-    return std::nullopt;
-  }
-  auto parsed = chat::ChatTemplate::parse(*source);
-  if (!parsed.ok()) {
-    spdlog::warn("the model's chat template does not parse ({}); chat prompts use ChatML",
-                 parsed.error().describe());
-    return std::nullopt;
-  }
-  return std::move(parsed).value();
-}
-
 int serve(ServeOptions options) {
   if (options.api_key.empty()) {
     if (const char* env = std::getenv("INGOT_API_KEY"); env && *env) options.api_key = env;
@@ -57,18 +37,12 @@ int serve(ServeOptions options) {
   if (!options.api_key.empty()) options.http.api_key = options.api_key;
   options.http.max_body_bytes = options.max_body_mib << 20;
 
-  auto model = model::Model::load(options.model_path);
-  if (!model.ok()) {
-    std::fprintf(stderr, "ingot serve: %s\n", model.error().describe().c_str());
+  auto loaded = LoadedModel::load(options.model_path);
+  if (!loaded.ok()) {
+    std::fprintf(stderr, "ingot serve: %s\n", loaded.error().describe().c_str());
     return 1;
   }
-  auto tokenizer = tokenizer::Tokenizer::from_gguf((*model)->file());
-  if (!tokenizer.ok()) {
-    std::fprintf(stderr, "ingot serve: %s\n", tokenizer.error().describe().c_str());
-    return 1;
-  }
-  std::optional<chat::ChatTemplate> chat_template = load_chat_template((*model)->file().metadata());
-  auto engine = engine::Engine::start(**model, *tokenizer, options.engine);
+  auto engine = engine::Engine::start(*loaded->model, *loaded->tokenizer, options.engine);
   if (!engine.ok()) {
     std::fprintf(stderr, "ingot serve: %s\n", engine.error().describe().c_str());
     return 1;
@@ -80,17 +54,11 @@ int serve(ServeOptions options) {
   context.aliases = options.aliases;
   context.created = std::time(nullptr);
   context.system_fingerprint = std::string("ingot-") + INGOT_VERSION;
-  context.tokenizer = &*tokenizer;
-  context.chat_template = chat_template ? &*chat_template : nullptr;
-  const auto& vocab = tokenizer->vocab();
-  context.bos_text = special_text(*tokenizer, vocab.special_ids().bos);
-  context.eos_text = special_text(*tokenizer, vocab.special_ids().eos);
-  std::string template_source =
-      (*model)->file().metadata().get_or<std::string>("tokenizer.chat_template", "");
-  if (template_source.find("<think>") != std::string::npos &&
-      template_source.find("</think>") != std::string::npos) {
-    context.reasoning_tags = engine::ReasoningTags{};
-  }
+  context.tokenizer = loaded->tokenizer.get();
+  context.chat_template = loaded->chat_template ? &*loaded->chat_template : nullptr;
+  context.bos_text = loaded->bos_text;
+  context.eos_text = loaded->eos_text;
+  context.reasoning_tags = loaded->reasoning_tags;
   context.engine = engine->get();
   context.defaults = options.defaults;
   context.metrics = &metrics;
@@ -104,7 +72,7 @@ int serve(ServeOptions options) {
   }
   context.ready = true;
 
-  std::string name = (*model)->config().name;
+  std::string name = loaded->model->config().name;
   std::fprintf(stderr, "ingot serve: %s on http://%s:%u (OpenAI base URL http://%s:%u/v1)\n",
                context.model_id.c_str(), options.http.host.c_str(), http.port(),
                options.http.host.c_str(), http.port());

@@ -2,26 +2,30 @@
 
 #include <random>
 
+#include "chat/chatml.h"
+#include "engine/prompt_tokens.h"
+
 namespace ingot::server {
 namespace {
 
-// For models without a chat template, as llama-server does.
-constexpr std::string_view kChatMlTemplate =
-    "{% for message in messages %}{{ '<|im_start|>' + message['role'] + '\\n' + "
-    "message['content'] + '<|im_end|>' + '\\n' }}{% endfor %}"
-    "{% if add_generation_prompt %}{{ '<|im_start|>assistant\\n' }}{% endif %}";
+using ordered_json = nlohmann::ordered_json;
 
-const chat::ChatTemplate& fallback_template() {
-  static const chat::ChatTemplate chatml =
-      std::move(chat::ChatTemplate::parse(kChatMlTemplate)).value();
-  return chatml;
-}
-
-bool ends_inside_reasoning(const std::string& prompt, const std::string& open_tag) {
-  size_t end = prompt.find_last_not_of(" \n\r\t");
-  if (end == std::string::npos) return false;
-  std::string_view trimmed(prompt.data(), end + 1);
-  return trimmed.ends_with(open_tag);
+// Many real templates concatenate `content` as a string and fail on a list
+// of parts, so text parts are joined (with newlines, as llama-server does)
+// before rendering; validation already refused every non-text part.
+ordered_json flatten_text_parts(const ordered_json& messages) {
+  ordered_json flat = messages;
+  for (auto& message : flat) {
+    auto content = message.find("content");
+    if (content == message.end() || !content->is_array()) continue;
+    std::string text;
+    for (const auto& part : *content) {
+      if (!text.empty()) text += '\n';
+      text += part.value("text", std::string());
+    }
+    *content = text;
+  }
+  return flat;
 }
 
 ApiError template_error(const Error& error) {
@@ -35,8 +39,7 @@ ApiError template_error(const Error& error) {
 }  // namespace
 
 std::vector<int32_t> tokenize_prompt(const std::string& text, const ServingContext& context) {
-  bool has_bos_text = !context.bos_text.empty() && text.starts_with(context.bos_text);
-  return context.tokenizer->encode(text, /*add_special=*/!has_bos_text, /*parse_special=*/true);
+  return engine::tokenize_rendered_prompt(*context.tokenizer, text, context.bos_text);
 }
 
 sampling::SamplingParams sampling_for(const GenerationFields& request,
@@ -59,13 +62,13 @@ sampling::SamplingParams sampling_for(const GenerationFields& request,
 std::variant<engine::GenerationRequest, ApiError> build_chat_generation(
     const ChatRequest& request, const ServingContext& context) {
   chat::ChatPromptInput input;
-  input.messages = request.messages;
+  input.messages = flatten_text_parts(request.messages);
   input.add_generation_prompt = true;
   input.bos_token = context.bos_text;
   input.eos_token = context.eos_text;
   input.extra_kwargs = request.chat_template_kwargs;
   const chat::ChatTemplate& tmpl =
-      context.chat_template ? *context.chat_template : fallback_template();
+      context.chat_template ? *context.chat_template : chat::chatml_template();
   Result<std::string> prompt = tmpl.render(input);
   if (!prompt.ok()) return template_error(prompt.error());
 
@@ -78,7 +81,7 @@ std::variant<engine::GenerationRequest, ApiError> build_chat_generation(
   if (context.reasoning_tags) {
     generation.reasoning = *context.reasoning_tags;
     generation.prompt_opens_reasoning =
-        ends_inside_reasoning(*prompt, context.reasoning_tags->open);
+        engine::prompt_opens_reasoning(*prompt, *context.reasoning_tags);
   }
   return generation;
 }

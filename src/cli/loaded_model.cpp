@@ -1,0 +1,48 @@
+#include "cli/loaded_model.h"
+
+#include <spdlog/spdlog.h>
+
+namespace ingot::cli {
+namespace {
+
+std::string special_text(const tokenizer::Tokenizer& tokenizer, int32_t id) {
+  if (!tokenizer.vocab().contains(id)) return {};
+  return tokenizer.token_to_piece(id, /*render_special=*/true);
+}
+
+std::optional<chat::ChatTemplate> load_chat_template(const std::string& source) {
+  if (source.empty()) {
+    spdlog::warn("the model has no chat template; chat prompts use ChatML");
+    return std::nullopt;
+  }
+  auto parsed = chat::ChatTemplate::parse(source);
+  if (!parsed.ok()) {
+    spdlog::warn("the model's chat template does not parse ({}); chat prompts use ChatML",
+                 parsed.error().describe());
+    return std::nullopt;
+  }
+  return std::move(parsed).value();
+}
+
+}  // namespace
+
+Result<LoadedModel> LoadedModel::load(const std::string& path) {
+  LoadedModel loaded;
+  INGOT_ASSIGN_OR_RETURN(loaded.model, model::Model::load(path));
+  INGOT_ASSIGN_OR_RETURN(tokenizer::Tokenizer tokenizer,
+                         tokenizer::Tokenizer::from_gguf(loaded.model->file()));
+  loaded.tokenizer = std::make_unique<tokenizer::Tokenizer>(std::move(tokenizer));
+  std::string source =
+      loaded.model->file().metadata().get_or<std::string>("tokenizer.chat_template", "");
+  loaded.chat_template = load_chat_template(source);
+  const auto& special = loaded.tokenizer->vocab().special_ids();
+  loaded.bos_text = special_text(*loaded.tokenizer, special.bos);
+  loaded.eos_text = special_text(*loaded.tokenizer, special.eos);
+  if (source.find("<think>") != std::string::npos &&
+      source.find("</think>") != std::string::npos) {
+    loaded.reasoning_tags = engine::ReasoningTags{};
+  }
+  return loaded;
+}
+
+}  // namespace ingot::cli

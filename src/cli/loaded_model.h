@@ -1,0 +1,30 @@
+#pragma once
+// What `serve`, `chat` and friends load from one GGUF file: the model, its
+// tokenizer, its chat template (or none), and the special-token texts a
+// template needs.
+
+#include <memory>
+#include <optional>
+#include <string>
+
+#include "chat/chat_template.h"
+#include "engine/reasoning_splitter.h"
+#include "model/model.h"
+#include "tokenizer/tokenizer.h"
+#include "util/status.h"
+
+namespace ingot::cli {
+
+struct LoadedModel {
+  std::unique_ptr<model::Model> model;
+  std::unique_ptr<tokenizer::Tokenizer> tokenizer;
+  std::optional<chat::ChatTemplate> chat_template;  // none: ChatML is used
+  std::string bos_text;
+  std::string eos_text;
+  // Set when the template thinks between <think> tags.
+  std::optional<engine::ReasoningTags> reasoning_tags;
+
+  static Result<LoadedModel> load(const std::string& path);
+};
+
+}  // namespace ingot::cli

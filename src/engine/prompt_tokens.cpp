@@ -1,0 +1,18 @@
+#include "engine/prompt_tokens.h"
+
+namespace ingot::engine {
+
+std::vector<int32_t> tokenize_rendered_prompt(const tokenizer::Tokenizer& tokenizer,
+                                              const std::string& prompt,
+                                              const std::string& bos_text) {
+  bool has_bos_text = !bos_text.empty() && prompt.starts_with(bos_text);
+  return tokenizer.encode(prompt, /*add_special=*/!has_bos_text, /*parse_special=*/true);
+}
+
+bool prompt_opens_reasoning(const std::string& prompt, const ReasoningTags& tags) {
+  size_t end = prompt.find_last_not_of(" \n\r\t");
+  if (end == std::string::npos) return false;
+  return std::string_view(prompt.data(), end + 1).ends_with(tags.open);
+}
+
+}  // namespace ingot::engine
