@@ -107,13 +107,15 @@ class ChatSession {
       return;
     }
     engine::GenerationRequest request;
-    request.prompt = engine::tokenize_rendered_prompt(*loaded_.tokenizer, *prompt, loaded_.bos_text);
+    request.prompt =
+        engine::tokenize_rendered_prompt(*loaded_.tokenizer, *prompt, loaded_.bos_text);
     request.sampling.temperature = options_.temperature;
     request.sampling.seed = options_.seed + turn_++;
     request.max_tokens = options_.max_tokens;
     if (loaded_.reasoning_tags) {
       request.reasoning = loaded_.reasoning_tags;
-      request.prompt_opens_reasoning = engine::prompt_opens_reasoning(*prompt, *loaded_.reasoning_tags);
+      request.prompt_opens_reasoning =
+          engine::prompt_opens_reasoning(*prompt, *loaded_.reasoning_tags);
     }
     auto handle = engine_.submit(std::move(request));
     if (!handle.ok()) {
@@ -159,12 +161,13 @@ class ChatSession {
   static void print_figures(const engine::FinishEvent& finish) {
     const engine::Usage& u = finish.usage;
     double decode_s = (u.total_ms - u.time_to_first_token_ms) / 1000.0;
-    double rate = u.completion_tokens > 1 && decode_s > 0 ? (u.completion_tokens - 1) / decode_s : 0;
+    double rate =
+        u.completion_tokens > 1 && decode_s > 0 ? (u.completion_tokens - 1) / decode_s : 0;
     if (finish.reason == engine::FinishReason::kCancelled) std::fputs(" [stopped]", stdout);
-    std::printf("\n[%lld tokens, %.1f tok/s, prompt %lld tokens (%lld cached), first token %.0f ms]\n",
-                static_cast<long long>(u.completion_tokens), rate,
-                static_cast<long long>(u.prompt_tokens), static_cast<long long>(u.cached_tokens),
-                u.time_to_first_token_ms);
+    std::printf(
+        "\n[%lld tokens, %.1f tok/s, prompt %lld tokens (%lld cached), first token %.0f ms]\n",
+        static_cast<long long>(u.completion_tokens), rate, static_cast<long long>(u.prompt_tokens),
+        static_cast<long long>(u.cached_tokens), u.time_to_first_token_ms);
     std::fflush(stdout);
   }
 
@@ -231,7 +234,8 @@ void register_chat(CLI::App& app, int& exit_code) {
   command->add_option("--seed", options->seed, "Seed of the first reply")->capture_default_str();
   command->add_option("-t,--threads", options->threads, "Compute threads (0: one per core)")
       ->capture_default_str();
-  command->add_option("-c,--ctx-size", options->context_size, "Context (0: the model's, at most 4096)")
+  command
+      ->add_option("-c,--ctx-size", options->context_size, "Context (0: the model's, at most 4096)")
       ->capture_default_str();
   command->callback([options, &exit_code] { exit_code = chat(*options); });
 }

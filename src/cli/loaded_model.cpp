@@ -38,8 +38,7 @@ Result<LoadedModel> LoadedModel::load(const std::string& path) {
   const auto& special = loaded.tokenizer->vocab().special_ids();
   loaded.bos_text = special_text(*loaded.tokenizer, special.bos);
   loaded.eos_text = special_text(*loaded.tokenizer, special.eos);
-  if (source.find("<think>") != std::string::npos &&
-      source.find("</think>") != std::string::npos) {
+  if (source.find("<think>") != std::string::npos && source.find("</think>") != std::string::npos) {
     loaded.reasoning_tags = engine::ReasoningTags{};
   }
   return loaded;

@@ -174,6 +174,9 @@ void Engine::admit_waiting() {
       if (queue_.empty()) return;
       pending = std::move(queue_.front());
       queue_.pop_front();
+      // Counted under the lock that submit() reads it under, so a request
+      // moving from the queue to a slot is never counted in neither.
+      ++active_;
     }
     Slot& slot = choose_slot(pending.request.prompt);
     // At least one prompt token is always run, for the logits of the next.

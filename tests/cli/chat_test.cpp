@@ -12,8 +12,16 @@ namespace {
 constexpr char kFigures[] = "tok/s";
 
 std::vector<std::string> chat_command(const std::string& model, const std::string& max_tokens) {
-  return {(build_dir() / "ingot").string(), "chat", "--model", shared_path(model).string(),
-          "--threads", "1", "--temp", "0", "-n", max_tokens};
+  return {(build_dir() / "ingot").string(),
+          "chat",
+          "--model",
+          shared_path(model).string(),
+          "--threads",
+          "1",
+          "--temp",
+          "0",
+          "-n",
+          max_tokens};
 }
 
 void two_turns_and_quit(const std::string& model) {
@@ -45,7 +53,7 @@ void interrupt_a_reply(const std::string& model) {
   terminal.read_until("> ");
   terminal.type("Once upon a time\n");
   terminal.read_until("Once upon a time\r\n");  // the terminal's echo
-  terminal.read_some();                            // the reply has begun
+  terminal.read_some();                         // the reply has begun
   terminal.press_ctrl_c();
   std::string stopped = terminal.read_until(kFigures);
   EXPECT_NE(stopped.find("[stopped]"), std::string::npos) << stopped;
