@@ -9,7 +9,8 @@
 namespace ingot::testing {
 namespace {
 
-constexpr char kFigures[] = "tok/s";
+// The end of the figures line printed after every reply.
+constexpr char kFigures[] = " ms]";
 
 std::vector<std::string> chat_command(const std::string& model, const std::string& max_tokens) {
   return {(build_dir() / "ingot").string(),
@@ -43,6 +44,7 @@ void two_turns_and_quit(const std::string& model) {
 
   terminal.type("/quit\n");
   EXPECT_EQ(terminal.wait_exit(), 0);
+  EXPECT_FALSE(terminal.stalled()) << terminal.transcript();
 }
 
 // A reply with no token limit, stopped by Ctrl-C once its text has begun;
@@ -60,6 +62,7 @@ void interrupt_a_reply(const std::string& model) {
   terminal.read_until("> ");
   terminal.type("/quit\n");
   EXPECT_EQ(terminal.wait_exit(), 0);
+  EXPECT_FALSE(terminal.stalled()) << terminal.transcript();
 }
 
 TEST(ChatCommand, Stories260KTwoTurns) {
