@@ -2,7 +2,7 @@
 
 #include <cmath>
 
-#include "kernels/ops_dispatch.h"
+#include "kernels/dispatch.h"
 
 namespace ingot::kernels {
 
@@ -30,7 +30,7 @@ void swiglu(const float* gate, const float* up, float* out, int64_t n) {
 // exp each: enough to show in a profile, so they have a vector path. GELU
 // serves no supported architecture yet and stays scalar.
 void silu(const float* x, float* y, int64_t n) {
-  if (use_avx512()) return avx512::silu(x, y, n);
+  if (active_isa() == Isa::kAvx512) return avx512::silu(x, y, n);
   scalar::silu(x, y, n);
 }
 
@@ -39,7 +39,7 @@ void gelu(const float* x, float* y, int64_t n) {
 }
 
 void swiglu(const float* gate, const float* up, float* out, int64_t n) {
-  if (use_avx512()) return avx512::swiglu(gate, up, out, n);
+  if (active_isa() == Isa::kAvx512) return avx512::swiglu(gate, up, out, n);
   scalar::swiglu(gate, up, out, n);
 }
 

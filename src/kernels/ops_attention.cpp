@@ -2,8 +2,8 @@
 
 #include <algorithm>
 
+#include "kernels/dispatch.h"
 #include "kernels/half.h"
-#include "kernels/ops_dispatch.h"
 
 namespace ingot::kernels {
 
@@ -68,11 +68,12 @@ void attention_accumulate(const float* q, int64_t n_q, const uint16_t* keys, int
 void attention_accumulate(const float* q, int64_t n_q, const uint16_t* keys, int64_t key_stride,
                           const uint16_t* values, int64_t n, int64_t head_dim, float scale,
                           AttentionState* states, float* outputs) {
-  if (use_avx512()) {
+  const Isa isa = active_isa();
+  if (isa == Isa::kAvx512) {
     return avx512::attention_accumulate(q, n_q, keys, key_stride, values, n, head_dim, scale,
                                         states, outputs);
   }
-  if (use_avx2()) {
+  if (isa == Isa::kAvx2) {
     return avx2::attention_accumulate(q, n_q, keys, key_stride, values, n, head_dim, scale, states,
                                       outputs);
   }

@@ -3,7 +3,7 @@
 #include <algorithm>
 #include <cmath>
 
-#include "kernels/ops_dispatch.h"
+#include "kernels/dispatch.h"
 
 namespace ingot::kernels {
 
@@ -25,7 +25,7 @@ void softmax(float* x, int64_t n) {
 
 // Sampling takes a softmax over the whole vocabulary (150k entries) per token.
 void softmax(float* x, int64_t n) {
-  if (use_avx512()) return avx512::softmax(x, n);
+  if (active_isa() == Isa::kAvx512) return avx512::softmax(x, n);
   scalar::softmax(x, n);
 }
 
