@@ -29,22 +29,9 @@ asio::awaitable<void> serve_chat(HttpExchange& exchange, ServingContext& context
     co_await exchange.respond_error(std::move(*error));
     co_return;
   }
-  Result<engine::RequestHandle> handle =
-      context.engine->submit(std::move(std::get<engine::GenerationRequest>(generation)));
-  if (!handle.ok()) {
-    ApiError error = admission_error(handle.error());
-    auto headers = retry_after(error);
-    co_await exchange.respond_error(std::move(error), std::move(headers));
-    co_return;
-  }
-  ReplyOptions options;
-  options.shape = ReplyShape::kChat;
-  options.stream = request.stream;
-  options.include_usage = request.include_usage;
-  options.logprobs = request.logprobs;
-  options.top_logprobs = request.top_logprobs > 0;
-  options.identity = new_identity("chatcmpl-", request.model, context.system_fingerprint);
-  co_await reply_with_generation(exchange, context, std::move(handle).value(), std::move(options));
+  co_await submit_and_reply(exchange, context,
+                            std::move(std::get<engine::GenerationRequest>(generation)), request,
+                            ReplyShape::kChat);
 }
 
 }  // namespace

@@ -27,21 +27,7 @@ asio::awaitable<void> serve_completion(HttpExchange& exchange, ServingContext& c
   generation.sampling = sampling_for(request, context.defaults);
   generation.max_tokens = static_cast<int32_t>(*request.max_tokens);
   generation.stop = request.stop;
-  Result<engine::RequestHandle> handle = context.engine->submit(std::move(generation));
-  if (!handle.ok()) {
-    ApiError error = admission_error(handle.error());
-    auto headers = retry_after(error);
-    co_await exchange.respond_error(std::move(error), std::move(headers));
-    co_return;
-  }
-  ReplyOptions options;
-  options.shape = ReplyShape::kText;
-  options.stream = request.stream;
-  options.include_usage = request.include_usage;
-  options.logprobs = request.logprobs;
-  options.top_logprobs = request.top_logprobs > 0;
-  options.identity = new_identity("cmpl-", request.model, context.system_fingerprint);
-  co_await reply_with_generation(exchange, context, std::move(handle).value(), std::move(options));
+  co_await submit_and_reply(exchange, context, std::move(generation), request, ReplyShape::kText);
 }
 
 }  // namespace

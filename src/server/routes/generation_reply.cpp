@@ -7,6 +7,15 @@
 namespace ingot::server {
 namespace {
 
+struct ReplyOptions {
+  ReplyShape shape = ReplyShape::kChat;
+  bool stream = false;
+  bool include_usage = false;
+  bool logprobs = false;
+  bool top_logprobs = false;
+  CompletionIdentity identity;
+};
+
 // Builds the JSON of every message of one reply, chat or text shaped.
 class ReplyWriter {
  public:
@@ -203,8 +212,7 @@ asio::awaitable<void> reply_stream(HttpExchange& exchange, ServingContext& conte
   }
 }
 
-}  // namespace
-
+// The refusal for a request the engine will not take.
 ApiError admission_error(const Error& error) {
   ApiError api = api_error_from(error);
   if (error.kind() == ErrorKind::kContextLengthExceeded) {
@@ -218,9 +226,33 @@ std::vector<std::pair<std::string, std::string>> retry_after(const ApiError& err
   return {};
 }
 
-asio::awaitable<void> reply_with_generation(HttpExchange& exchange, ServingContext& context,
-                                            engine::RequestHandle handle, ReplyOptions options) {
-  EngineEvents events(exchange.stream().get_executor(), std::move(handle));
+ReplyOptions reply_options(const GenerationFields& request, ReplyShape shape,
+                           const ServingContext& context) {
+  ReplyOptions options;
+  options.shape = shape;
+  options.stream = request.stream;
+  options.include_usage = request.include_usage;
+  options.logprobs = request.logprobs;
+  options.top_logprobs = request.top_logprobs > 0;
+  options.identity = new_identity(shape == ReplyShape::kChat ? "chatcmpl-" : "cmpl-", request.model,
+                                  context.system_fingerprint);
+  return options;
+}
+
+}  // namespace
+
+asio::awaitable<void> submit_and_reply(HttpExchange& exchange, ServingContext& context,
+                                       engine::GenerationRequest generation,
+                                       const GenerationFields& request, ReplyShape shape) {
+  ReplyOptions options = reply_options(request, shape, context);
+  Result<engine::RequestHandle> handle = context.engine->submit(std::move(generation));
+  if (!handle.ok()) {
+    ApiError error = admission_error(handle.error());
+    auto headers = retry_after(error);
+    co_await exchange.respond_error(std::move(error), std::move(headers));
+    co_return;
+  }
+  EngineEvents events(exchange.stream().get_executor(), std::move(handle).value());
   events.watch(exchange.stream().socket());
   ReplyWriter writer(options, *context.tokenizer);
   if (options.stream) {

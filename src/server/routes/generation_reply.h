@@ -5,27 +5,18 @@
 #include "engine/request_handle.h"
 #include "server/http/http_exchange.h"
 #include "server/openai/chat_response.h"
+#include "server/openai/generation_fields.h"
 #include "server/serving_context.h"
 
 namespace ingot::server {
 
 enum class ReplyShape { kChat, kText };
 
-struct ReplyOptions {
-  ReplyShape shape = ReplyShape::kChat;
-  bool stream = false;
-  bool include_usage = false;
-  bool logprobs = false;
-  bool top_logprobs = false;
-  CompletionIdentity identity;
-};
-
-// The refusal for a request the engine will not take (full queue,
-// context exceeded, shutting down), and the headers that go with it.
-ApiError admission_error(const Error& error);
-std::vector<std::pair<std::string, std::string>> retry_after(const ApiError& error);
-
-asio::awaitable<void> reply_with_generation(HttpExchange& exchange, ServingContext& context,
-                                            engine::RequestHandle handle, ReplyOptions options);
+// Submits `generation` to the engine and answers it in `shape`: a refusal
+// (full queue, context exceeded, shutting down) before any reply byte,
+// else the whole reply or its event stream as `request` asked.
+asio::awaitable<void> submit_and_reply(HttpExchange& exchange, ServingContext& context,
+                                       engine::GenerationRequest generation,
+                                       const GenerationFields& request, ReplyShape shape);
 
 }  // namespace ingot::server

@@ -2,7 +2,6 @@
 
 #include <random>
 
-#include "chat/chatml.h"
 #include "engine/prompt_tokens.h"
 
 namespace ingot::server {
@@ -67,9 +66,7 @@ std::variant<engine::GenerationRequest, ApiError> build_chat_generation(
   input.bos_token = context.bos_text;
   input.eos_token = context.eos_text;
   input.extra_kwargs = request.chat_template_kwargs;
-  const chat::ChatTemplate& tmpl =
-      context.chat_template ? *context.chat_template : chat::chatml_template();
-  Result<std::string> prompt = tmpl.render(input);
+  Result<std::string> prompt = context.chat_template->render(input);
   if (!prompt.ok()) return template_error(prompt.error());
 
   engine::GenerationRequest generation;
