@@ -12,7 +12,6 @@
 #include <mutex>
 #include <thread>
 
-#include "chat/chatml.h"
 #include "cli/commands.h"
 #include "cli/loaded_model.h"
 #include "engine/engine.h"
@@ -98,9 +97,7 @@ class ChatSession {
     input.messages = messages_;
     input.bos_token = loaded_.bos_text;
     input.eos_token = loaded_.eos_text;
-    const chat::ChatTemplate& tmpl =
-        loaded_.chat_template ? *loaded_.chat_template : chat::chatml_template();
-    auto prompt = tmpl.render(input);
+    auto prompt = loaded_.chat_template().render(input);
     if (!prompt.ok()) {
       std::printf("error: %s\n", prompt.error().describe().c_str());
       messages_.erase(messages_.size() - 1);

@@ -34,7 +34,7 @@ Result<LoadedModel> LoadedModel::load(const std::string& path) {
   loaded.tokenizer = std::make_unique<tokenizer::Tokenizer>(std::move(tokenizer));
   std::string source =
       loaded.model->file().metadata().get_or<std::string>("tokenizer.chat_template", "");
-  loaded.chat_template = load_chat_template(source);
+  loaded.own_template = load_chat_template(source);
   const auto& special = loaded.tokenizer->vocab().special_ids();
   loaded.bos_text = special_text(*loaded.tokenizer, special.bos);
   loaded.eos_text = special_text(*loaded.tokenizer, special.eos);

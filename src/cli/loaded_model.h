@@ -8,6 +8,7 @@
 #include <string>
 
 #include "chat/chat_template.h"
+#include "chat/chatml.h"
 #include "engine/reasoning_splitter.h"
 #include "model/model.h"
 #include "tokenizer/tokenizer.h"
@@ -18,13 +19,18 @@ namespace ingot::cli {
 struct LoadedModel {
   std::unique_ptr<model::Model> model;
   std::unique_ptr<tokenizer::Tokenizer> tokenizer;
-  std::optional<chat::ChatTemplate> chat_template;  // none: ChatML is used
+  // The model's own template; chat_template() falls back to ChatML.
+  std::optional<chat::ChatTemplate> own_template;
   std::string bos_text;
   std::string eos_text;
   // Set when the template thinks between <think> tags.
   std::optional<engine::ReasoningTags> reasoning_tags;
 
   static Result<LoadedModel> load(const std::string& path);
+
+  const chat::ChatTemplate& chat_template() const {
+    return own_template ? *own_template : chat::chatml_template();
+  }
 };
 
 }  // namespace ingot::cli

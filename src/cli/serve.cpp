@@ -55,7 +55,7 @@ int serve(ServeOptions options) {
   context.created = std::time(nullptr);
   context.system_fingerprint = std::string("ingot-") + INGOT_VERSION;
   context.tokenizer = loaded->tokenizer.get();
-  context.chat_template = loaded->chat_template ? &*loaded->chat_template : nullptr;
+  context.chat_template = &loaded->chat_template();
   context.bos_text = loaded->bos_text;
   context.eos_text = loaded->eos_text;
   context.reasoning_tags = loaded->reasoning_tags;

@@ -29,7 +29,7 @@ struct ServingContext {
   int64_t created = 0;
   std::string system_fingerprint;
   const tokenizer::Tokenizer* tokenizer = nullptr;
-  const chat::ChatTemplate* chat_template = nullptr;  // null: the model has none
+  const chat::ChatTemplate* chat_template = nullptr;  // the model's, or ChatML
   std::string bos_text;
   std::string eos_text;
   // Set when the template thinks between tags: replies are split into
