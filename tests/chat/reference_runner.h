@@ -18,10 +18,8 @@ namespace ingot::chat::testing {
 inline nlohmann::ordered_json run_jinja_reference(const nlohmann::ordered_json& batch) {
   std::filesystem::path input = ingot::testing::temp_dir() / "reference_batch.json";
   std::ofstream(input, std::ios::binary) << batch.dump();
-  // ccache's base_dir makes __FILE__ relative to the build folder.
   std::filesystem::path script =
-      std::filesystem::path(__FILE__).parent_path() / "jinja_reference.py";
-  if (script.is_relative()) script = ingot::testing::build_dir() / script;
+      ingot::testing::source_dir() / "tests" / "chat" / "jinja_reference.py";
   std::string command =
       "TZ=UTC /usr/bin/python3 '" + script.string() + "' < '" + input.string() + "'";
   FILE* pipe = popen(command.c_str(), "r");

@@ -16,7 +16,13 @@ fs::path shared_dir() {
   return dir;
 }
 
-fs::path shared_path(const std::string& relative) { return shared_dir() / relative; }
+fs::path shared_path(const std::string& relative) {
+  return shared_dir() / relative;
+}
+
+fs::path source_dir() {
+  return fs::path(INGOT_SOURCE_DIR_DEFAULT);
+}
 
 fs::path build_dir() {
   const char* env = std::getenv("INGOT_BUILD_DIR");

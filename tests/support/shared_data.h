@@ -16,6 +16,9 @@ std::filesystem::path shared_dir();
 // A path under ../shared, e.g. shared_path("models/stories260K.gguf").
 std::filesystem::path shared_path(const std::string& relative);
 
+// The checkout (for scripts beside the tests, e.g. the Jinja2 reference).
+std::filesystem::path source_dir();
+
 // The build folder (where `ingot` and `ingot-synth` are).
 std::filesystem::path build_dir();
 
@@ -25,8 +28,8 @@ std::filesystem::path temp_dir();
 }  // namespace ingot::testing
 
 // Skips the current test when ../shared is not there.
-#define INGOT_REQUIRE_SHARED()                                                    \
-  do {                                                                            \
-    if (::ingot::testing::shared_dir().empty())                                   \
+#define INGOT_REQUIRE_SHARED()                                                   \
+  do {                                                                           \
+    if (::ingot::testing::shared_dir().empty())                                  \
       GTEST_SKIP() << "../shared is absent: test models and fixtures not found"; \
   } while (0)
