@@ -1,0 +1,196 @@
+#include "sampling/grammar/grammar.h"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+
+namespace ingot::sampling::grammar {
+namespace {
+
+std::string where(const Rule& rule) {
+  if (rule.line == 0) return "";
+  return fmt::format("{}:{}: ", rule.line, rule.column);
+}
+
+// The elements of the alternative starting at `start`, up to its kEnd.
+std::span<const Element> alternative(const std::vector<Element>& elements, uint32_t start) {
+  uint32_t end = start;
+  while (elements[end].kind != ElementKind::kEnd) ++end;
+  return {elements.data() + start, end - start};
+}
+
+std::string escape_code_point(char32_t c, bool in_class) {
+  if (c == '"' && !in_class) return "\\\"";
+  if ((c == ']' || c == '-' || c == '^') && in_class)
+    return fmt::format("\\{}", static_cast<char>(c));
+  if (c == '\\') return "\\\\";
+  if (c == '\n') return "\\n";
+  if (c == '\t') return "\\t";
+  if (c == '\r') return "\\r";
+  if (c >= 0x20 && c < 0x7F) return std::string(1, static_cast<char>(c));
+  if (c <= 0xFF) return fmt::format("\\x{:02X}", static_cast<uint32_t>(c));
+  if (c <= 0xFFFF) return fmt::format("\\u{:04X}", static_cast<uint32_t>(c));
+  return fmt::format("\\U{:08X}", static_cast<uint32_t>(c));
+}
+
+std::string class_to_string(const CharClass& set) {
+  const auto& ranges = set.ranges();
+  if (ranges.size() == 1 && ranges[0].first == ranges[0].second) {
+    std::string out = "\"";
+    out.append(escape_code_point(ranges[0].first, false));
+    out.push_back('"');
+    return out;
+  }
+  std::string out = "[";
+  for (const auto& [first, last] : ranges) {
+    out += escape_code_point(first, true);
+    if (last != first) {
+      out.push_back('-');
+      out.append(escape_code_point(last, true));
+    }
+  }
+  out.push_back(']');
+  return out;
+}
+
+}  // namespace
+
+Result<std::shared_ptr<const Grammar>> Grammar::build(std::vector<Rule> rules,
+                                                      std::vector<Element> elements,
+                                                      std::vector<CharClass> classes,
+                                                      uint32_t root) {
+  std::shared_ptr<Grammar> grammar(new Grammar());
+  grammar->rules_ = std::move(rules);
+  grammar->elements_ = std::move(elements);
+  grammar->classes_ = std::move(classes);
+  grammar->root_ = root;
+  INGOT_RETURN_IF_ERROR(grammar->check());
+  return std::shared_ptr<const Grammar>(std::move(grammar));
+}
+
+Status Grammar::check() const {
+  if (root_ >= rules_.size()) return invalid_format("the grammar has no root rule");
+  for (const Rule& rule : rules_) {
+    if (rule.alternatives.empty())
+      return invalid_format(where(rule) + "rule '" + rule.name + "' is empty");
+    for (uint32_t start : rule.alternatives) {
+      if (start >= elements_.size()) return internal_error("alternative out of range");
+      uint32_t p = start;
+      for (; p < elements_.size() && elements_[p].kind != ElementKind::kEnd; ++p) {
+        const Element& e = elements_[p];
+        size_t limit = e.kind == ElementKind::kClass ? classes_.size() : rules_.size();
+        if (e.value >= limit) return internal_error("grammar element out of range");
+      }
+      if (p == elements_.size()) return internal_error("alternative without an end");
+    }
+  }
+
+  // Only rules a sentence can reach matter.
+  std::vector<bool> reachable(rules_.size(), false);
+  std::vector<uint32_t> todo = {root_};
+  reachable[root_] = true;
+  while (!todo.empty()) {
+    uint32_t id = todo.back();
+    todo.pop_back();
+    for (uint32_t start : rules_[id].alternatives) {
+      for (const Element& e : alternative(elements_, start)) {
+        if (e.kind == ElementKind::kRuleRef && !reachable[e.value]) {
+          reachable[e.value] = true;
+          todo.push_back(e.value);
+        }
+      }
+    }
+  }
+
+  // Productive: some alternative made only of productive parts, so the
+  // rule can complete at all. Nullable: some alternative can match "".
+  std::vector<bool> productive(rules_.size(), false), nullable(rules_.size(), false);
+  for (bool changed = true; changed;) {
+    changed = false;
+    for (uint32_t id = 0; id < rules_.size(); ++id) {
+      for (uint32_t start : rules_[id].alternatives) {
+        bool all_productive = true, all_nullable = true;
+        for (const Element& e : alternative(elements_, start)) {
+          bool is_ref = e.kind == ElementKind::kRuleRef;
+          all_productive = all_productive && (!is_ref || productive[e.value]);
+          all_nullable = all_nullable && is_ref && nullable[e.value];
+        }
+        if (all_productive && !productive[id]) productive[id] = changed = true;
+        if (all_nullable && !nullable[id]) nullable[id] = changed = true;
+      }
+    }
+  }
+  for (uint32_t id = 0; id < rules_.size(); ++id) {
+    if (reachable[id] && !productive[id]) {
+      return invalid_format(where(rules_[id]) + "rule '" + rules_[id].name +
+                            "' can never complete: every alternative recurses without end");
+    }
+  }
+
+  // Left recursion: a rule reaching itself before consuming anything would
+  // make the matcher expand forever.
+  std::vector<std::vector<uint32_t>> left_refs(rules_.size());
+  for (uint32_t id = 0; id < rules_.size(); ++id) {
+    for (uint32_t start : rules_[id].alternatives) {
+      for (const Element& e : alternative(elements_, start)) {
+        if (e.kind != ElementKind::kRuleRef) break;
+        left_refs[id].push_back(e.value);
+        if (!nullable[e.value]) break;
+      }
+    }
+  }
+  enum class Mark : uint8_t { kNew, kOnPath, kDone };
+  std::vector<Mark> marks(rules_.size(), Mark::kNew);
+  std::vector<uint32_t> path;
+  // Iterative depth-first search: a deep grammar must not overflow our stack.
+  std::vector<std::pair<uint32_t, size_t>> frames;
+  for (uint32_t start = 0; start < rules_.size(); ++start) {
+    if (!reachable[start] || marks[start] != Mark::kNew) continue;
+    frames.emplace_back(start, 0);
+    marks[start] = Mark::kOnPath;
+    path.push_back(start);
+    while (!frames.empty()) {
+      auto& [id, next] = frames.back();
+      if (next == left_refs[id].size()) {
+        marks[id] = Mark::kDone;
+        path.pop_back();
+        frames.pop_back();
+        continue;
+      }
+      uint32_t to = left_refs[id][next++];
+      if (marks[to] == Mark::kOnPath) {
+        std::string cycle;
+        auto from = std::find(path.begin(), path.end(), to);
+        for (auto it = from; it != path.end(); ++it) cycle += rules_[*it].name + " -> ";
+        cycle += rules_[to].name;
+        return invalid_format(where(rules_[to]) + "rule '" + rules_[to].name +
+                              "' is left-recursive (" + cycle + ")");
+      }
+      if (marks[to] == Mark::kNew) {
+        marks[to] = Mark::kOnPath;
+        path.push_back(to);
+        frames.emplace_back(to, 0);
+      }
+    }
+  }
+  return {};
+}
+
+std::string Grammar::to_string() const {
+  std::string out;
+  for (const Rule& rule : rules_) {
+    out += rule.name + " ::=";
+    for (size_t i = 0; i < rule.alternatives.size(); ++i) {
+      if (i > 0) out += " |";
+      for (const Element& e : alternative(elements_, rule.alternatives[i])) {
+        out += " ";
+        out += e.kind == ElementKind::kClass ? class_to_string(classes_[e.value])
+                                             : rules_[e.value].name;
+      }
+    }
+    out += "\n";
+  }
+  return out;
+}
+
+}  // namespace ingot::sampling::grammar
