@@ -26,7 +26,14 @@ nlohmann::ordered_json normalize_messages(const nlohmann::ordered_json& messages
   nlohmann::ordered_json out = messages;
   if (!out.is_array()) return out;
   for (auto& message : out) {
-    if (message.is_object()) parse_tool_call_arguments(message);
+    if (!message.is_object()) continue;
+    parse_tool_call_arguments(message);
+    // OpenAI clients send content null beside tool_calls; templates such as
+    // Qwen3's test `'</think>' in message.content`, which fails on None.
+    bool has_calls = message.contains("tool_calls") && !message["tool_calls"].is_null();
+    if (has_calls && (!message.contains("content") || message["content"].is_null())) {
+      message["content"] = "";
+    }
   }
   return out;
 }

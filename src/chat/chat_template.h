@@ -45,7 +45,8 @@ class ChatTemplate {
 // The messages as the template sees them: tool-call arguments given as a
 // JSON string are parsed into objects (templates iterate them or pass them
 // to tojson), as transformers expects; a string that is not valid JSON is
-// left as it is.
+// left as it is. An assistant turn with tool_calls and no content gets
+// content "" (templates use it as a string).
 nlohmann::ordered_json normalize_messages(const nlohmann::ordered_json& messages);
 
 // The template variables for `input`, as JSON (the parity test hands the

@@ -25,6 +25,10 @@ TEST(ChatTemplate, ToolCallArgumentsReachTheTemplateAsObjects) {
   EXPECT_EQ(normalized[0]["tool_calls"][0]["function"]["arguments"],
             Json::parse(R"({"b": 1, "a": [true]})"));
   EXPECT_EQ(normalized[0]["tool_calls"][1]["function"]["arguments"], "not json");
+  EXPECT_EQ(normalized[0]["content"], "");  // null beside tool_calls: a string for templates
+  EXPECT_TRUE(
+      normalize_messages(Json::parse(R"([{"role": "assistant", "content": null}])"))[0]["content"]
+          .is_null());
 
   ChatPromptInput input;
   input.messages = messages;

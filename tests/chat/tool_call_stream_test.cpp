@@ -301,6 +301,51 @@ TEST(ToolCallStream, StreamedRepliesMatchWholeRepliesHoweverTheyAreCut) {
   }
 }
 
+// Mutated calls (bytes dropped, doubled, replaced by syntax characters):
+// whatever the text, streaming agrees with the whole parse and nothing
+// crashes (run under the asan preset too).
+TEST(ToolCallStream, MutatedRepliesStillStreamLikeWholeOnes) {
+  const std::vector<std::pair<ToolCallFamily, std::string>> seeds = {
+      {ToolCallFamily::kHermes,
+       "Ok <tool_call>\n{\"name\": \"f\", \"arguments\": {\"a\": [1, \"x\\\"y\"]}}\n</tool_call>"},
+      {ToolCallFamily::kLlama3, "{\"name\": \"f\", \"parameters\": {\"b\": {\"c\": null}}}"},
+      {ToolCallFamily::kLlama3, "<|python_tag|>search.call(q=\"a, b\", n=2)"},
+      {ToolCallFamily::kMistralArray, "[TOOL_CALLS][{\"name\": \"f\", \"arguments\": {}}]"},
+      {ToolCallFamily::kMistralTagged, "[TOOL_CALLS]f[CALL_ID]abc123def[ARGS]{\"k\": 1.5}"},
+      {ToolCallFamily::kGeneric, "{\"tool_calls\": [{\"name\": \"f\", \"arguments\": {}}]}"},
+  };
+  const std::string noise = "{}[]\":,<>|\\ \n_tca";
+  std::mt19937 rng(2024);
+  for (const auto& [family, seed] : seeds) {
+    for (int trial = 0; trial < 150; ++trial) {
+      std::string text = seed;
+      int edits = 1 + static_cast<int>(rng() % 3);
+      for (int e = 0; e < edits && !text.empty(); ++e) {
+        size_t at = rng() % text.size();
+        switch (rng() % 3) {
+          case 0:
+            text.erase(at, 1);
+            break;
+          case 1:
+            text.insert(at, 1, text[at]);
+            break;
+          default:
+            text[at] = noise[rng() % noise.size()];
+        }
+      }
+      ParsedReply whole = parse(text, family);
+      std::vector<size_t> every;
+      for (size_t i = 1; i < text.size(); ++i) every.push_back(i);
+      ASSERT_EQ(stream(text, family, every), whole) << text;
+      std::vector<size_t> cuts;
+      for (size_t i = 1; i < text.size(); ++i) {
+        if (rng() % 3 == 0) cuts.push_back(i);
+      }
+      ASSERT_EQ(stream(text, family, cuts), whole) << text;
+    }
+  }
+}
+
 TEST(ToolCallStream, SameSeedSameIdsStyleByFamily) {
   ToolCallIdGenerator a(9), b(9), c(10);
   std::string first = a.next();
