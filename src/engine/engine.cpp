@@ -8,6 +8,8 @@ namespace ingot::engine {
 namespace {
 
 constexpr int64_t kDefaultContextCap = 4096;
+// Masks are vocabulary-sized bitsets (19 KB for Qwen's 151k tokens).
+constexpr size_t kGrammarMaskCacheStates = 512;
 
 Status check_options(const EngineOptions& options) {
   if (options.parallel < 1 || options.parallel > 256) {
@@ -187,8 +189,19 @@ void Engine::admit_waiting() {
       ++prefix_hits_;
       prefix_tokens_ += static_cast<int64_t>(reuse);
     }
-    slot.start(std::move(pending.state), std::move(pending.request), reuse, pending.submitted);
+    sampling::grammar::TokenMasker* masker = masker_for(pending.request);
+    slot.start(std::move(pending.state), std::move(pending.request), reuse, pending.submitted,
+               masker);
   }
+}
+
+sampling::grammar::TokenMasker* Engine::masker_for(const GenerationRequest& request) {
+  if (!request.sampling.grammar) return nullptr;
+  if (!masker_) {
+    masker_ = std::make_unique<sampling::grammar::TokenMasker>(
+        sampling::grammar::TokenTrie::for_tokenizer(tokenizer_), kGrammarMaskCacheStates);
+  }
+  return masker_.get();
 }
 
 Slot& Engine::choose_slot(const std::vector<int32_t>& prompt) {

@@ -85,6 +85,7 @@ class Engine {
   void step();
   void fail_batch(const Error& error);
   void publish_stats();
+  sampling::grammar::TokenMasker* masker_for(const GenerationRequest& request);
 
   model::Model& model_;
   const tokenizer::Tokenizer& tokenizer_;
@@ -100,6 +101,9 @@ class Engine {
   // whether it carries the slot's next decode token.
   std::vector<size_t> prefill_in_batch_;
   std::vector<uint8_t> decode_in_batch_;
+  // Built at the first request with a grammar (a walk of the vocabulary's
+  // trie per new grammar state, masks cached by state); engine thread only.
+  std::unique_ptr<sampling::grammar::TokenMasker> masker_;
 
   // Shared with every RequestHandle so that cancel() can wake the engine
   // even from a handle that outlives it.

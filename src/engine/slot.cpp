@@ -18,7 +18,7 @@ size_t Slot::common_prefix(const std::vector<int32_t>& prompt) const {
 }
 
 void Slot::start(std::shared_ptr<RequestState> state, GenerationRequest request, size_t reuse,
-                 Clock::time_point submitted) {
+                 Clock::time_point submitted, sampling::grammar::TokenMasker* masker) {
   request_ = std::move(state);
   prompt_ = std::move(request.prompt);
   cached_.resize(reuse);
@@ -30,6 +30,10 @@ void Slot::start(std::shared_ptr<RequestState> state, GenerationRequest request,
   usage_.prompt_tokens = static_cast<int64_t>(prompt_.size());
   usage_.cached_tokens = static_cast<int64_t>(reuse);
   submitted_ = submitted;
+  grammar_.reset();
+  if (request.sampling.grammar && masker) {
+    grammar_.emplace(request.sampling.grammar, request.sampling.grammar_triggers, *masker);
+  }
   sampler_.emplace(std::move(request.sampling));
   tokenizer::DecodeOptions options;
   options.at_text_start = false;
@@ -54,6 +58,14 @@ void Slot::committed_prefill(size_t n) {
 bool Slot::on_logits(const float* logits, int64_t n_vocab, int64_t context_limit) {
   scratch_logits_.resize(static_cast<size_t>(n_vocab));
   std::memcpy(scratch_logits_.data(), logits, sizeof(float) * static_cast<size_t>(n_vocab));
+  // The grammar masks first, so penalties and truncation see only the
+  // tokens it allows.
+  if (grammar_) {
+    if (Status masked = grammar_->mask(scratch_logits_); !masked.ok()) {
+      fail(std::move(masked.error()));
+      return true;
+    }
+  }
   sampling::SampledToken sampled = sampler_->sample(scratch_logits_);
   if (generated_ == 0) usage_.time_to_first_token_ms = ms_since(submitted_);
   ++generated_;
@@ -64,8 +76,14 @@ bool Slot::on_logits(const float* logits, int64_t n_vocab, int64_t context_limit
     finish(FinishReason::kStop);
     return true;
   }
-  unsent_tokens_.push_back(
-      {sampled.id, tokenizer_.token_to_piece(sampled.id), sampled.logprob, std::move(sampled.top)});
+  std::string piece = tokenizer_.token_to_piece(sampled.id);
+  if (grammar_) {
+    if (Status accepted = grammar_->accept(sampled.id, piece); !accepted.ok()) {
+      fail(std::move(accepted.error()));
+      return true;
+    }
+  }
+  unsent_tokens_.push_back({sampled.id, std::move(piece), sampled.logprob, std::move(sampled.top)});
   TextEvent event;
   auto matched = stop_->push(decoder_->push(sampled.id));
   if (splitter_) {
@@ -80,10 +98,15 @@ bool Slot::on_logits(const float* logits, int64_t n_vocab, int64_t context_limit
     finish(FinishReason::kStop);
     return true;
   }
+  bool grammar_complete = grammar_ && grammar_->must_end();
   // No cell is left to process the token just sampled, so none can follow it.
   bool out_of_budget = max_tokens_ >= 0 && generated_ >= max_tokens_;
   bool out_of_context = position() >= context_limit;
   if (!emit(std::move(event))) return true;
+  if (grammar_complete) {
+    finish(FinishReason::kStop);
+    return true;
+  }
   if (out_of_budget || out_of_context) {
     finish(FinishReason::kLength);
     return true;
@@ -143,6 +166,7 @@ void Slot::release() {
   decoder_.reset();
   stop_.reset();
   splitter_.reset();
+  grammar_.reset();
   unsent_tokens_.clear();
 }
 

@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "engine/generation_request.h"
+#include "engine/grammar_constraint.h"
 #include "engine/reasoning_splitter.h"
 #include "engine/request_handle.h"
 #include "engine/stop_matcher.h"
@@ -39,9 +40,10 @@ class Slot {
   size_t common_prefix(const std::vector<int32_t>& prompt) const;
 
   // Takes a request, keeping `reuse` cached tokens (the caller has already
-  // truncated the KV cache to them).
+  // truncated the KV cache to them). `masker` serves a request with a
+  // grammar and must outlive it; it may be null otherwise.
   void start(std::shared_ptr<RequestState> state, GenerationRequest request, size_t reuse,
-             Clock::time_point submitted);
+             Clock::time_point submitted, sampling::grammar::TokenMasker* masker = nullptr);
 
   size_t prefill_remaining() const { return busy() ? prompt_.size() - prefill_cursor_ : 0; }
   // The next prompt tokens to prefill, at most `budget` of them.
@@ -83,6 +85,7 @@ class Slot {
   std::optional<tokenizer::StreamingDecoder> decoder_;
   std::optional<StopMatcher> stop_;
   std::optional<ReasoningSplitter> splitter_;
+  std::optional<GrammarConstraint> grammar_;
   std::vector<GeneratedToken> unsent_tokens_;
   std::vector<float> scratch_logits_;
 };

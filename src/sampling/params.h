@@ -4,10 +4,16 @@
 // override them (--temp, --top-k, ...) for fields a request omits.
 
 #include <cstdint>
+#include <memory>
+#include <string>
 #include <utility>
 #include <vector>
 
 namespace ingot::sampling {
+
+namespace grammar {
+class Grammar;
+}
 
 struct SamplingParams {
   float temperature = 0.8f;         // 0 = greedy
@@ -22,6 +28,19 @@ struct SamplingParams {
   uint64_t seed = 0;
   int32_t top_logprobs = 0;  // alternatives to report per token, 0-20
   bool logprobs = false;     // report the chosen token's log-probability
+
+  // Constrained decoding: only tokens that keep the generated text a prefix
+  // of a sentence of `grammar` are sampled, the end-of-generation token
+  // only once the sentence is complete, and generation stops (finish
+  // reason stop) when nothing more may follow.
+  std::shared_ptr<const grammar::Grammar> grammar;
+  // Lazy arming (tool calls under tool_choice "auto"): when non-empty,
+  // decoding is free until the generated text contains one of these
+  // strings; from there on the grammar applies, matched against the text
+  // starting at the trigger, so a trigger is the start of a sentence of the
+  // grammar (e.g. "<tool_call>"). Text before the trigger stays free.
+  // Empty: the grammar applies from the first generated token.
+  std::vector<std::string> grammar_triggers;
 };
 
 }  // namespace ingot::sampling

@@ -1,0 +1,197 @@
+// The trie walk must give exactly the mask that testing every token
+// against a copy of the matcher gives, on a real 150k-token vocabulary.
+
+#include <gtest/gtest.h>
+
+#include <random>
+
+#include "gguf/reader.h"
+#include "sampling/grammar/builtin.h"
+#include "sampling/grammar/token_masker.h"
+#include "sampling/grammar_test_util.h"
+#include "support/shared_data.h"
+#include "tokenizer/tokenizer.h"
+
+namespace ingot::sampling::grammar {
+namespace {
+
+using testing::compile;
+
+class GrammarMaskerTest : public ::testing::Test {
+ protected:
+  static void SetUpTestSuite() {
+    if (ingot::testing::shared_dir().empty()) return;
+    auto file =
+        gguf::GgufFile::open(ingot::testing::shared_path("models/tiny-qwen3-f16.gguf").string());
+    ASSERT_TRUE(file.ok()) << file.error().describe();
+    auto tok = tokenizer::Tokenizer::from_gguf(*file);
+    ASSERT_TRUE(tok.ok()) << tok.error().describe();
+    tokenizer_ = new tokenizer::Tokenizer(std::move(*tok));
+    trie_ = new std::shared_ptr<const TokenTrie>(TokenTrie::for_tokenizer(*tokenizer_));
+  }
+  static void TearDownTestSuite() {
+    delete trie_;
+    delete tokenizer_;
+    trie_ = nullptr;
+    tokenizer_ = nullptr;
+  }
+  void SetUp() override { INGOT_REQUIRE_SHARED(); }
+
+  // Every token tried on its own copy of the matcher.
+  static TokenMask brute_force(const GrammarMatcher& matcher) {
+    const tokenizer::Vocab& vocab = tokenizer_->vocab();
+    TokenMask mask(vocab.size());
+    for (int32_t id = 0; id < vocab.size(); ++id) {
+      if (vocab.is_end_of_generation(id)) {
+        if (matcher.can_end()) mask.allow(id);
+        continue;
+      }
+      auto type = vocab.type(id);
+      if (type == tokenizer::TokenType::kControl || type == tokenizer::TokenType::kUnknown ||
+          type == tokenizer::TokenType::kUnused) {
+        continue;
+      }
+      std::string piece = tokenizer_->token_to_piece(id, true);
+      if (piece.empty()) continue;
+      GrammarMatcher copy = matcher;
+      if (copy.accept_bytes(piece)) mask.allow(id);
+    }
+    return mask;
+  }
+
+  static bool ends_mid_character(std::string_view piece) {
+    for (size_t back = 1; back <= 4 && back <= piece.size(); ++back) {
+      auto b = static_cast<uint8_t>(piece[piece.size() - back]);
+      if ((b & 0xC0) == 0x80) continue;
+      int length = b < 0x80 ? 1 : b < 0xE0 ? 2 : b < 0xF0 ? 3 : 4;
+      return static_cast<size_t>(length) > back;
+    }
+    return false;
+  }
+
+  // Walks `steps` random allowed tokens from the grammar's start, checking
+  // the trie mask against brute force at every state.
+  static void check_random_walk(std::string_view gbnf, int steps, uint32_t seed,
+                                int* partial_states) {
+    auto grammar = compile(gbnf);
+    ASSERT_NE(grammar, nullptr);
+    TokenMasker masker(*trie_);
+    GrammarMatcher matcher(grammar);
+    std::mt19937 rng(seed);
+    for (int step = 0; step < steps; ++step) {
+      TokenMask walked;
+      masker.fill(matcher, walked);
+      TokenMask expected = brute_force(matcher);
+      ASSERT_EQ(walked.count(), expected.count()) << "step " << step;
+      ASSERT_TRUE(walked == expected) << "step " << step;
+      EXPECT_TRUE(*masker.mask(matcher) == expected);
+      if (matcher.partial().missing > 0) ++*partial_states;
+      std::vector<int32_t> allowed, unfinished;
+      for (int32_t id = 0; id < expected.size(); ++id) {
+        if (!expected.allows(id) || tokenizer_->is_end_of_generation(id)) continue;
+        allowed.push_back(id);
+        if (ends_mid_character(tokenizer_->token_to_piece(id, true))) unfinished.push_back(id);
+      }
+      if (allowed.empty()) break;
+      // Half the steps take a token that stops inside a character, if any.
+      const auto& pool = !unfinished.empty() && rng() % 2 ? unfinished : allowed;
+      int32_t pick = pool[std::uniform_int_distribution<size_t>(0, pool.size() - 1)(rng)];
+      ASSERT_TRUE(matcher.accept_bytes(tokenizer_->token_to_piece(pick, true)));
+    }
+  }
+
+  static tokenizer::Tokenizer* tokenizer_;
+  static std::shared_ptr<const TokenTrie>* trie_;
+};
+
+tokenizer::Tokenizer* GrammarMaskerTest::tokenizer_ = nullptr;
+std::shared_ptr<const TokenTrie>* GrammarMaskerTest::trie_ = nullptr;
+
+TEST_F(GrammarMaskerTest, TrieHoldsEveryOrdinaryToken) {
+  EXPECT_GT(tokenizer_->vocab().size(), 150000);
+  EXPECT_GT((*trie_)->token_ids().size(), 150000u);
+  EXPECT_FALSE((*trie_)->end_of_generation().empty());
+}
+
+TEST_F(GrammarMaskerTest, JsonStatesMatchBruteForce) {
+  int partial = 0;
+  check_random_walk(kJsonValueGbnf, 8, 1, &partial);
+  check_random_walk(kJsonObjectGbnf, 8, 2, &partial);
+}
+
+TEST_F(GrammarMaskerTest, NonAsciiStatesMatchBruteForceIncludingPartialCharacters) {
+  int partial = 0;
+  // Tokens of byte-level BPE often stop inside a CJK or accented character.
+  for (uint32_t seed = 1; seed <= 2 && !HasFatalFailure(); ++seed) {
+    check_random_walk(R"(root ::= ([à-ÿ一-鿿] | " " | [a-z])+ "。"?)", 8, seed, &partial);
+  }
+  EXPECT_GT(partial, 0) << "no walk stopped mid-character; the test proves less than it claims";
+}
+
+TEST_F(GrammarMaskerTest, MidCharacterStateAllowsOnlyCompletions) {
+  auto grammar = compile(R"(root ::= "é" "!")");
+  GrammarMatcher matcher(grammar);
+  ASSERT_TRUE(matcher.accept_bytes("\xC3"));
+  TokenMasker masker(*trie_);
+  TokenMask walked;
+  masker.fill(matcher, walked);
+  EXPECT_TRUE(walked == brute_force(matcher));
+  EXPECT_GT(walked.count(), 0);
+  for (int32_t id = 0; id < walked.size(); ++id) {
+    if (!walked.allows(id)) continue;
+    std::string piece = tokenizer_->token_to_piece(id, true);
+    EXPECT_TRUE(piece == "\xA9" || piece == "\xA9!") << id;
+  }
+}
+
+TEST_F(GrammarMaskerTest, EndOfGenerationOnlyWhenComplete) {
+  auto grammar = compile(R"(root ::= "a"+)");
+  GrammarMatcher matcher(grammar);
+  TokenMasker masker(*trie_);
+  int32_t eog = tokenizer_->vocab().end_of_generation().front();
+  EXPECT_FALSE(masker.mask(matcher)->allows(eog));
+  ASSERT_TRUE(matcher.accept_bytes("a"));
+  EXPECT_TRUE(masker.mask(matcher)->allows(eog));
+  // Control tokens that do not end a generation are never allowed.
+  auto grammar_any = compile(R"(root ::= .*)");
+  GrammarMatcher any(grammar_any);
+  auto mask = masker.mask(any);
+  const tokenizer::Vocab& vocab = tokenizer_->vocab();
+  for (int32_t id = 0; id < vocab.size(); ++id) {
+    if (vocab.type(id) == tokenizer::TokenType::kControl && !vocab.is_end_of_generation(id)) {
+      EXPECT_FALSE(mask->allows(id)) << id;
+    }
+  }
+}
+
+TEST_F(GrammarMaskerTest, RepeatedStatesComeFromTheCache) {
+  auto grammar = compile(kJsonObjectGbnf);
+  TokenMasker masker(*trie_);
+  GrammarMatcher matcher(grammar);
+  ASSERT_TRUE(matcher.accept_bytes("{\"k"));
+  auto first = masker.mask(matcher);
+  ASSERT_TRUE(matcher.accept_bytes("ey"));  // still inside the same string: the same state
+  auto second = masker.mask(matcher);
+  EXPECT_EQ(first.get(), second.get());
+  EXPECT_EQ(masker.stats().hits, 1);
+  EXPECT_EQ(masker.stats().misses, 1);
+}
+
+TEST_F(GrammarMaskerTest, CacheEvictsBeyondItsCapacity) {
+  auto grammar = compile(R"(root ::= [a-z]{0,10})");
+  TokenMasker masker(*trie_, 2);
+  GrammarMatcher matcher(grammar);
+  auto start = masker.mask(matcher);
+  for (char c : std::string("abc")) {
+    ASSERT_TRUE(matcher.accept_bytes(std::string(1, c)));
+    masker.mask(matcher);
+  }
+  GrammarMatcher fresh(grammar);
+  auto again = masker.mask(fresh);
+  EXPECT_NE(start.get(), again.get());  // evicted and recomputed
+  EXPECT_TRUE(*start == *again);
+  EXPECT_EQ(masker.stats().hits, 0);
+}
+
+}  // namespace
+}  // namespace ingot::sampling::grammar
