@@ -20,6 +20,16 @@ inline void cpu_relax() {
 #endif
 }
 
+constexpr uint64_t kSeatMask = 0xffffffffu;
+
+uint32_t generation_of(uint64_t word) {
+  return static_cast<uint32_t>(word >> 32);
+}
+
+uint64_t make_word(uint32_t generation, uint32_t seats) {
+  return (uint64_t{generation} << 32) | seats;
+}
+
 }  // namespace
 
 ThreadPool::ThreadPool(int n_threads) : n_threads_(n_threads < 1 ? 1 : n_threads) {
@@ -29,24 +39,34 @@ ThreadPool::ThreadPool(int n_threads) : n_threads_(n_threads < 1 ? 1 : n_threads
 
 ThreadPool::~ThreadPool() {
   stopping_.store(true, std::memory_order_release);
-  generation_.fetch_add(1, std::memory_order_acq_rel);
-  generation_.notify_all();
+  const uint64_t word = word_.load(std::memory_order_relaxed);
+  word_.store(make_word(generation_of(word) + 1, 0), std::memory_order_release);
+  word_.notify_all();
   for (auto& worker : workers_) worker.join();
 }
 
-void ThreadPool::dispatch(Trampoline fn, void* ctx) {
+void ThreadPool::dispatch(Trampoline fn, void* ctx, Attendance attendance) {
   if (n_threads_ == 1) {
     fn(ctx, 0, 1);
     return;
   }
   job_ = fn;
   job_ctx_ = ctx;
-  pending_.store(n_threads_ - 1, std::memory_order_relaxed);
-  generation_.fetch_add(1, std::memory_order_acq_rel);
-  generation_.notify_all();
+  finished_.store(0, std::memory_order_relaxed);
+  const uint32_t generation = generation_of(word_.load(std::memory_order_relaxed)) + 1;
+  const uint32_t seats = static_cast<uint32_t>(n_threads_ - 1);
+  word_.store(make_word(generation, seats), std::memory_order_release);
+  word_.notify_all();
   fn(ctx, 0, n_threads_);
+  int joined = n_threads_ - 1;
+  if (attendance == Attendance::kWhoeverArrives) {
+    // The work is done (parallel_for's chunks are all taken): close the
+    // job, and wait only for the workers already in it.
+    const uint64_t before = word_.exchange(make_word(generation, 0), std::memory_order_acq_rel);
+    joined -= static_cast<int>(before & kSeatMask);
+  }
   int spins = 0;
-  while (pending_.load(std::memory_order_acquire) != 0) {
+  while (finished_.load(std::memory_order_acquire) != joined) {
     if (++spins < kSpinIterations) {
       cpu_relax();
     } else {
@@ -55,22 +75,32 @@ void ThreadPool::dispatch(Trampoline fn, void* ctx) {
   }
 }
 
-void ThreadPool::worker_loop(int thread) {
-  uint64_t seen = 0;
-  for (;;) {
-    uint64_t current = generation_.load(std::memory_order_acquire);
-    for (int spins = 0; current == seen && spins < kSpinIterations; ++spins) {
-      cpu_relax();
-      current = generation_.load(std::memory_order_acquire);
+uint32_t ThreadPool::try_join(uint64_t word, int thread) {
+  while ((word & kSeatMask) != 0) {
+    if (word_.compare_exchange_weak(word, word - 1, std::memory_order_acq_rel,
+                                    std::memory_order_acquire)) {
+      job_(job_ctx_, thread, n_threads_);
+      finished_.fetch_add(1, std::memory_order_acq_rel);
+      break;
     }
-    if (current == seen) {
-      generation_.wait(seen, std::memory_order_acquire);
+  }
+  return generation_of(word);
+}
+
+void ThreadPool::worker_loop(int thread) {
+  uint32_t seen = 0;
+  for (;;) {
+    uint64_t word = word_.load(std::memory_order_acquire);
+    for (int spins = 0; generation_of(word) == seen && spins < kSpinIterations; ++spins) {
+      cpu_relax();
+      word = word_.load(std::memory_order_acquire);
+    }
+    if (generation_of(word) == seen) {
+      word_.wait(word, std::memory_order_acquire);
       continue;
     }
-    seen = current;
     if (stopping_.load(std::memory_order_acquire)) return;
-    job_(job_ctx_, thread, n_threads_);
-    pending_.fetch_sub(1, std::memory_order_acq_rel);
+    seen = try_join(word, thread);
   }
 }
 

@@ -4,6 +4,12 @@
 // microseconds: workers spin briefly on an atomic generation counter and
 // only then sleep (std::atomic::wait, a futex), and the calling thread
 // works as thread 0 instead of waiting idle.
+//
+// On a machine with more runnable threads than cores a worker can be off
+// the CPU for a whole scheduler slice. parallel_for therefore never waits
+// for a worker that has not started: the caller takes the remaining chunks
+// itself and then closes the job to latecomers, so it waits only for
+// workers already inside it.
 
 #include <atomic>
 #include <cstdint>
@@ -29,9 +35,8 @@ class ThreadPool {
   template <typename Fn>
   void run_on_all(Fn&& fn) {
     using F = std::remove_reference_t<Fn>;
-    dispatch(
-        [](void* ctx, int thread, int n) { (*static_cast<F*>(ctx))(thread, n); },
-        const_cast<void*>(static_cast<const void*>(&fn)));
+    dispatch([](void* ctx, int thread, int n) { (*static_cast<F*>(ctx))(thread, n); },
+             const_cast<void*>(static_cast<const void*>(&fn)), Attendance::kEveryThread);
   }
 
   // Runs fn(begin, end) over [0, n) in chunks of `grain`, handed out
@@ -45,13 +50,16 @@ class ThreadPool {
       return;
     }
     std::atomic<int64_t> next{0};
-    run_on_all([&](int, int) {
+    auto take_chunks = [&](int, int) {
       for (;;) {
         int64_t begin = next.fetch_add(grain, std::memory_order_relaxed);
         if (begin >= n) break;
         fn(begin, begin + grain < n ? begin + grain : n);
       }
-    });
+    };
+    using F = decltype(take_chunks);
+    dispatch([](void* ctx, int thread, int n) { (*static_cast<F*>(ctx))(thread, n); }, &take_chunks,
+             Attendance::kWhoeverArrives);
   }
 
   // The number of threads worth using on this machine: one per physical core.
@@ -59,16 +67,21 @@ class ThreadPool {
 
  private:
   using Trampoline = void (*)(void* ctx, int thread, int n_threads);
+  enum class Attendance { kEveryThread, kWhoeverArrives };
 
-  void dispatch(Trampoline fn, void* ctx);
+  void dispatch(Trampoline fn, void* ctx, Attendance attendance);
   void worker_loop(int thread);
+  // Runs the published job if a seat is left; returns the generation seen.
+  uint32_t try_join(uint64_t word, int thread);
 
   int n_threads_;
   std::vector<std::thread> workers_;
   Trampoline job_ = nullptr;
   void* job_ctx_ = nullptr;
-  std::atomic<uint64_t> generation_{0};
-  std::atomic<int> pending_{0};
+  // The job's generation in the high 32 bits, its unclaimed worker seats in
+  // the low 32: one word, so a seat is claimed for exactly one job.
+  std::atomic<uint64_t> word_{0};
+  std::atomic<int> finished_{0};  // workers done with the current job
   std::atomic<bool> stopping_{false};
 };
 
