@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "kernels/dispatch.h"
+#include "kernels/interleave.h"
 #include "kernels/matmul.h"
 #include "kernels/quantize.h"
 
@@ -24,8 +25,9 @@ struct Fixture {
   std::vector<uint8_t> weights;
   WeightMatrix w;
   std::vector<float> input;
+  std::vector<uint8_t> interleaved;
 
-  Fixture(ElementType type, int64_t tokens, int64_t kRows) {
+  Fixture(ElementType type, int64_t tokens, int64_t kRows, bool interleave) {
     std::mt19937 rng(1);
     std::normal_distribution<float> normal(0.0f, 1.0f);
     const size_t row_size = *row_bytes(type, kCols);
@@ -36,12 +38,22 @@ struct Fixture {
       quantize_row(type, row.data(), weights.data() + r * row_size, kCols);
     }
     w = WeightMatrix{type, weights.data(), kRows, kCols, row_size};
+    if (interleave) {
+      const size_t stride = interleaved_row_bytes(type, kCols);
+      interleaved.resize(stride * kRows);
+      for (int64_t r = 0; r < kRows; ++r) {
+        interleave_weight_row(type, weights.data() + r * row_size, kCols,
+                              interleaved.data() + r * stride);
+      }
+      w.interleaved = interleaved.data();
+      w.interleaved_stride = stride;
+    }
     input.resize(tokens * kCols);
     for (auto& v : input) v = normal(rng);
   }
 };
 
-void run(benchmark::State& state, ElementType type, Isa isa) {
+void run(benchmark::State& state, ElementType type, Isa isa, bool interleave) {
   if (!isa_available(isa)) {
     state.SkipWithError("path not available on this CPU");
     return;
@@ -50,7 +62,7 @@ void run(benchmark::State& state, ElementType type, Isa isa) {
   const int threads = static_cast<int>(state.range(1));
   const int64_t kRows = state.range(2);
   set_isa_override(isa);
-  Fixture f(type, tokens, kRows);
+  Fixture f(type, tokens, kRows, interleave);
   ThreadPool pool(threads);
   PackedActivations x;
   x.pack(f.input.data(), tokens, kCols, type, pool);
@@ -74,18 +86,22 @@ void register_all() {
                                ElementType::kQ2_K};
   for (ElementType type : types) {
     for (Isa isa : {Isa::kAvx512, Isa::kAvx2, Isa::kScalar}) {
-      const std::string name =
-          std::string(element_type_name(type)) + "/" + std::string(isa_name(isa));
-      auto* b = benchmark::RegisterBenchmark(
-          name.c_str(), [type, isa](benchmark::State& s) { run(s, type, isa); });
-      b->ArgNames({"tokens", "threads", "rows"})
-          ->Args({1, 1, 2048})
-          ->Args({1, 2, 2048})
-          ->Args({1, 1, 128})
-          ->Args({64, 1, 128})
-          ->Args({64, 2, 2048})
-          ->UseRealTime();
-      b->Unit(benchmark::kMicrosecond);
+      // The AVX-512 path also multiplies Q4_0 and Q8_0 in the interleaved layout.
+      const bool interleave = isa == Isa::kAvx512 && can_interleave(type);
+      for (bool layout : interleave ? std::vector<bool>{false, true} : std::vector<bool>{false}) {
+        const std::string name = std::string(element_type_name(type)) + "/" +
+                                 std::string(isa_name(isa)) + (layout ? "-interleaved" : "");
+        auto* b = benchmark::RegisterBenchmark(
+            name.c_str(), [type, isa, layout](benchmark::State& s) { run(s, type, isa, layout); });
+        b->ArgNames({"tokens", "threads", "rows"})
+            ->Args({1, 1, 2048})
+            ->Args({1, 2, 2048})
+            ->Args({1, 1, 128})
+            ->Args({64, 1, 128})
+            ->Args({64, 2, 2048})
+            ->UseRealTime();
+        b->Unit(benchmark::kMicrosecond);
+      }
     }
   }
 }

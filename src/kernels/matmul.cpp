@@ -5,6 +5,7 @@
 
 #include "kernels/activation_pack.h"
 #include "kernels/dispatch.h"
+#include "kernels/interleave.h"
 
 namespace ingot::kernels {
 namespace {
@@ -58,14 +59,22 @@ void PackedActivations::pack(const float* x, int64_t n_tokens, int64_t cols,
   blocks_per_row_ = with_sums ? cols / 32 : 0;
   const size_t sums_needed = static_cast<size_t>(blocks_per_row_ * n_tokens);
   if (sums_.size() < sums_needed) sums_.resize(sums_needed);
-  const PackRowFn pack_row = pack_row_fn(active_isa(), packed_type_);
+  const Isa isa = active_isa();
+  const PackRowFn pack_row = pack_row_fn(isa, packed_type_);
   const size_t block_bytes = element_type_info(packed_type_).bytes_per_block;
+  // Only the AVX-512 path has kernels for interleaved weights.
+  const bool interleave = packed_type_ == ElementType::kQ8_0 && isa == Isa::kAvx512;
+  interleaved_stride_ = interleave ? interleaved_groups(cols) * kActivationGroupBytes : 0;
+  const size_t interleaved_needed = interleaved_stride_ * static_cast<size_t>(n_tokens);
+  if (interleaved_.size() < interleaved_needed) interleaved_.resize(interleaved_needed);
   pool.parallel_for(n_tokens, 4, [&](int64_t begin, int64_t end) {
     for (int64_t t = begin; t < end; ++t) {
       uint8_t* out = buffer_.data() + t * row_stride_;
       pack_row(x + t * cols, out, cols);
       if (with_sums)
         sum_block_quants(out, block_bytes, blocks_per_row_, sums_.data() + t * blocks_per_row_);
+      if (interleave)
+        interleave_activation_row(out, cols, interleaved_.data() + t * interleaved_stride_);
     }
   });
 }

@@ -24,6 +24,10 @@ struct WeightMatrix {
   int64_t rows;
   int64_t cols;
   size_t row_stride;  // bytes from one row to the next
+  // The same rows in the interleaved layout (kernels/interleave.h), or
+  // null; paths that do not use it read `data`.
+  const void* interleaved = nullptr;
+  size_t interleaved_stride = 0;
 };
 
 // `n_tokens` rows of activations packed for one weight type's dot product.
@@ -40,6 +44,11 @@ class PackedActivations {
   // of row t. SIMD kernels feed unsigned (offset) weights to u8 x s8 dot
   // instructions and take offset * block sum back out.
   const int16_t* block_sums(int64_t t) const { return sums_.data() + t * blocks_per_row_; }
+  // Q8_0 packing on the AVX-512 path only: row t in the interleaved layout
+  // (kernels/interleave.h), or null.
+  const uint8_t* interleaved_row(int64_t t) const {
+    return interleaved_stride_ == 0 ? nullptr : interleaved_.data() + t * interleaved_stride_;
+  }
 
  private:
   ElementType packed_type_ = ElementType::kF32;
@@ -49,6 +58,8 @@ class PackedActivations {
   std::vector<uint8_t> buffer_;  // grows, never shrinks: no allocation per token
   int64_t blocks_per_row_ = 0;
   std::vector<int16_t> sums_;  // likewise
+  size_t interleaved_stride_ = 0;
+  std::vector<uint8_t> interleaved_;  // likewise
 };
 
 // y is n_tokens x w.rows, row-major, with rows `y_stride` floats apart.

@@ -16,6 +16,12 @@ void q5_0_tile_avx512(const WeightMatrix& w, const PackedActivations& x, TileRan
                       int64_t y_stride);
 void q8_0_tile_avx512(const WeightMatrix& w, const PackedActivations& x, TileRange range, float* y,
                       int64_t y_stride);
+// The same products over interleaved weights and activations (w.interleaved
+// and x.interleaved_row non-null).
+void q4_0_interleaved_tile_avx512(const WeightMatrix& w, const PackedActivations& x,
+                                  TileRange range, float* y, int64_t y_stride);
+void q8_0_interleaved_tile_avx512(const WeightMatrix& w, const PackedActivations& x,
+                                  TileRange range, float* y, int64_t y_stride);
 void q2_k_tile_avx512(const WeightMatrix& w, const PackedActivations& x, TileRange range, float* y,
                       int64_t y_stride);
 void q3_k_tile_avx512(const WeightMatrix& w, const PackedActivations& x, TileRange range, float* y,

@@ -234,6 +234,8 @@ struct Q8Family {
 
 void q4_0_tile_avx512(const WeightMatrix& w, const PackedActivations& x, TileRange range, float* y,
                       int64_t y_stride) {
+  if (w.interleaved != nullptr && x.interleaved_row(0) != nullptr)
+    return q4_0_interleaved_tile_avx512(w, x, range, y, y_stride);
   run_tile<Q8Family<Q4_0Weights>>(w, x, range, y, y_stride);
 }
 
@@ -254,6 +256,8 @@ void q5_1_tile_avx512(const WeightMatrix& w, const PackedActivations& x, TileRan
 
 void q8_0_tile_avx512(const WeightMatrix& w, const PackedActivations& x, TileRange range, float* y,
                       int64_t y_stride) {
+  if (w.interleaved != nullptr && x.interleaved_row(0) != nullptr)
+    return q8_0_interleaved_tile_avx512(w, x, range, y, y_stride);
   run_tile<Q8Family<Q8_0Weights>>(w, x, range, y, y_stride);
 }
 

@@ -3,6 +3,8 @@
 #include <string>
 
 #include "kernels/dequantize.h"
+#include "kernels/dispatch.h"
+#include "kernels/interleave.h"
 
 namespace ingot::model {
 namespace {
@@ -80,6 +82,22 @@ Result<LayerWeights> bind_layer(const gguf::GgufFile& file, const ModelConfig& c
   return layer;
 }
 
+// The AVX-512 path multiplies Q4_0 and Q8_0 weights faster from an
+// interleaved copy made once at load (the mapped blocks stay for the
+// embedding lookup and the other paths).
+void interleave(WeightMatrix& w, std::vector<std::vector<uint8_t>>& storage) {
+  if (!kernels::can_interleave(w.type) || kernels::active_isa() != kernels::Isa::kAvx512) return;
+  const size_t stride = kernels::interleaved_row_bytes(w.type, w.cols);
+  std::vector<uint8_t>& copy = storage.emplace_back(stride * static_cast<size_t>(w.rows));
+  const auto* rows = static_cast<const uint8_t*>(w.data);
+  for (int64_t r = 0; r < w.rows; ++r) {
+    kernels::interleave_weight_row(w.type, rows + r * w.row_stride, w.cols,
+                                   copy.data() + r * stride);
+  }
+  w.interleaved = copy.data();
+  w.interleaved_stride = stride;
+}
+
 }  // namespace
 
 Result<ModelWeights> ModelWeights::bind(const gguf::GgufFile& file, ModelConfig& config) {
@@ -102,6 +120,13 @@ Result<ModelWeights> ModelWeights::bind(const gguf::GgufFile& file, ModelConfig&
     INGOT_ASSIGN_OR_RETURN(weights.output,
                            bind_matrix(file, "output.weight", config.n_vocab, config.n_embd));
   }
+  for (LayerWeights& layer : weights.layers) {
+    for (WeightMatrix* w :
+         {&layer.wq, &layer.wk, &layer.wv, &layer.wo, &layer.gate, &layer.up, &layer.down}) {
+      interleave(*w, weights.interleaved);
+    }
+  }
+  interleave(weights.output, weights.interleaved);
   if (file.find_tensor("rope_freqs.weight") != nullptr) {
     INGOT_ASSIGN_OR_RETURN(config.rope.freq_factors,
                            read_vector(file, "rope_freqs.weight", config.rope.n_rot / 2));

@@ -3,6 +3,7 @@
 // map, in the file's element type; the small vectors (norm weights, biases,
 // RoPE frequency factors) are read once into F32.
 
+#include <cstdint>
 #include <vector>
 
 #include "gguf/reader.h"
@@ -31,6 +32,11 @@ struct ModelWeights {
   // Binds every tensor the architecture needs, checking its shape. Fills
   // config.rope.freq_factors when the file has rope_freqs.weight.
   static Result<ModelWeights> bind(const gguf::GgufFile& file, ModelConfig& config);
+
+  // Copies of the matrices in the interleaved layout (kernels/interleave.h)
+  // when the active path has kernels for it; each WeightMatrix points into
+  // these. Moving ModelWeights keeps the buffers where they are.
+  std::vector<std::vector<uint8_t>> interleaved;
 };
 
 }  // namespace ingot::model

@@ -13,6 +13,7 @@
 #include "kernels/dequantize.h"
 #include "kernels/dispatch.h"
 #include "kernels/half.h"
+#include "kernels/interleave.h"
 
 namespace ingot::kernels {
 namespace {
@@ -123,6 +124,53 @@ INSTANTIATE_TEST_SUITE_P(AllTypes, MatmulTest,
                          [](const auto& info) {
                            return std::string(element_type_name(std::get<0>(info.param))) + "_" +
                                   std::string(isa_name(std::get<1>(info.param)));
+                         });
+
+class InterleavedMatmulTest : public ::testing::TestWithParam<ElementType> {};
+
+// Interleaved weights on the AVX-512 path against the scalar path over the
+// original blocks: one group, partial last groups, several groups.
+TEST_P(InterleavedMatmulTest, MatchesScalarOverOriginalBlocks) {
+  const ElementType type = GetParam();
+  if (!isa_available(Isa::kAvx512)) GTEST_SKIP() << "AVX-512 is not available on this CPU";
+  ASSERT_TRUE(can_interleave(type));
+  const Shape shapes[] = {{1, 1, 1},  {7, 3, 1},   {33, 16, 2}, {131, 17, 1},
+                          {9, 33, 5}, {19, 2, 65}, {66, 20, 7}};
+  for (int threads : {1, 2}) {
+    ThreadPool pool(threads);
+    for (const Shape& shape : shapes) {
+      const int64_t cols = shape.blocks * kQK;
+      const auto weights = random_floats(shape.rows * cols, 3000 + shape.rows);
+      const auto data = quantize_matrix(type, weights, shape.rows, cols);
+      WeightMatrix w{type, data.data(), shape.rows, cols, *row_bytes(type, cols)};
+      const size_t stride = interleaved_row_bytes(type, cols);
+      std::vector<uint8_t> interleaved(stride * shape.rows);
+      for (int64_t r = 0; r < shape.rows; ++r) {
+        interleave_weight_row(type, data.data() + r * w.row_stride, cols,
+                              interleaved.data() + r * stride);
+      }
+      w.interleaved = interleaved.data();
+      w.interleaved_stride = stride;
+      const auto input = random_floats(shape.tokens * cols, 4000 + shape.tokens, 0.5f);
+
+      ScopedIsa avx512(Isa::kAvx512);
+      PackedActivations x;
+      x.pack(input.data(), shape.tokens, cols, type, pool);
+      ASSERT_NE(x.interleaved_row(0), nullptr);
+      std::vector<float> y(shape.tokens * shape.rows, NAN);
+      matmul(w, x, y.data(), shape.rows, pool);
+      set_isa_override(Isa::kScalar);
+      std::vector<float> y_scalar(y.size(), NAN);
+      matmul(w, x, y_scalar.data(), shape.rows, pool);
+      expect_matches_dequantized(w, x, y, y_scalar);
+    }
+  }
+}
+
+INSTANTIATE_TEST_SUITE_P(Q4_0AndQ8_0, InterleavedMatmulTest,
+                         ::testing::Values(ElementType::kQ4_0, ElementType::kQ8_0),
+                         [](const auto& info) {
+                           return std::string(element_type_name(info.param));
                          });
 
 TEST(Matmul, WritesOnlyItsOutputColumnsWithAStride) {

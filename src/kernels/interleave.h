@@ -1,0 +1,45 @@
+#pragma once
+// Q4_0 and Q8_0 matrices and their Q8_0 activations regrouped so that one
+// 64-byte vector holds four quants of each of 16 consecutive blocks: an
+// integer dot instruction then sums four products into each block's own
+// 32-bit lane, eight such steps finish 16 blocks' dot products, and the
+// block scales are applied once per 16 blocks (one float multiply-add for
+// 512 products instead of one per 64). The AVX-512 path uses this layout
+// when a matrix carries it; the original blocks stay for the other paths.
+//
+// A group of 16 blocks of weights: 16 F16 scales, then the quants.
+//   Q4_0: 4 vectors; lane i of vector k holds bytes 4k..4k+3 of block i's
+//         qs, so its low nibbles are elements 4k..4k+3 and its high ones
+//         16+4k..16+4k+3.
+//   Q8_0: 8 vectors; lane i of vector j holds elements 4j..4j+3 of block
+//         i, plus 128 (unsigned, for u8 x s8 dot instructions).
+// A group of activations (Q8_0): 16 F32 scales, 16 int32 negated block
+// sums, 8 vectors laid out like Q8_0 weights but signed.
+// The last group of a row is padded with zero blocks (zero scale, zero quants).
+
+#include <cstddef>
+#include <cstdint>
+
+#include "kernels/element_type.h"
+
+namespace ingot::kernels {
+
+inline constexpr int kGroupBlocks = 16;
+inline constexpr size_t kActivationGroupBytes = 16 * 4 + 16 * 4 + 8 * 64;
+
+// Whether `type` has an interleaved layout.
+bool can_interleave(ElementType type);
+
+int64_t interleaved_groups(int64_t cols);
+
+// Bytes of one interleaved row of `cols` weights (a whole number of groups).
+size_t interleaved_row_bytes(ElementType type, int64_t cols);
+
+// One row of `cols` weights of `type` (can_interleave) into dst.
+void interleave_weight_row(ElementType type, const void* src, int64_t cols, void* dst);
+
+// One row of `cols` activations packed as Q8_0 into dst
+// (interleaved_groups(cols) * kActivationGroupBytes bytes).
+void interleave_activation_row(const void* q8_0_row, int64_t cols, void* dst);
+
+}  // namespace ingot::kernels

@@ -1,0 +1,129 @@
+// AVX-512 VNNI kernels for Q4_0 and Q8_0 weights in the interleaved layout
+// (kernels/interleave.h) against interleaved Q8_0 activations. Each
+// vpdpbusd adds four products into each of 16 blocks' lanes, so a group of
+// 16 blocks costs 8 of them per (row, token) pair plus one conversion and
+// one multiply-add for all 16 block scales, where the block-at-a-time
+// kernels spend three float operations per two blocks.
+//
+// Weights enter as unsigned bytes (Q4_0's stored nibbles, Q8_0 plus 128),
+// so each lane's integer sum starts from -offset * (the block's activation
+// sum), the interleaved activations' negated sums shifted by log2(offset).
+//
+// GCC 12 flags the deliberately undefined lanes inside its own AVX-512
+// intrinsics (reduce_add) as uninitialized.
+#pragma GCC diagnostic ignored "-Wmaybe-uninitialized"
+#pragma GCC diagnostic ignored "-Wuninitialized"
+#include <immintrin.h>
+
+#include "kernels/interleave.h"
+#include "kernels/matmul_kernels_avx512.h"
+#include "kernels/tile_loop.h"
+
+namespace ingot::kernels {
+namespace {
+
+constexpr size_t kScaleBytes = kGroupBlocks * 2;
+constexpr size_t kXQuants = 128;  // activation quants follow 16 scales and 16 sums
+
+inline __m512i load(const uint8_t* p) {
+  return _mm512_loadu_si512(p);
+}
+
+struct Q4_0Groups {
+  static constexpr size_t kGroupBytes = kGroupBlocks * 18;
+  static constexpr int kOffsetShift = 3;  // offset 8
+
+  template <int R, int T>
+  static inline void dot(const uint8_t* const* w, const uint8_t* const* x, __m512i (&acc)[R][T]) {
+    const __m512i low = _mm512_set1_epi8(0x0f);
+    for (int k = 0; k < 4; ++k) {
+      for (int r = 0; r < R; ++r) {
+        const __m512i q = load(w[r] + kScaleBytes + k * 64);
+        const __m512i lo = _mm512_and_si512(q, low);
+        const __m512i hi = _mm512_and_si512(_mm512_srli_epi16(q, 4), low);
+        for (int t = 0; t < T; ++t) {
+          acc[r][t] = _mm512_dpbusd_epi32(acc[r][t], lo, load(x[t] + kXQuants + k * 64));
+          acc[r][t] = _mm512_dpbusd_epi32(acc[r][t], hi, load(x[t] + kXQuants + (k + 4) * 64));
+        }
+      }
+    }
+  }
+};
+
+struct Q8_0Groups {
+  static constexpr size_t kGroupBytes = kGroupBlocks * 34;
+  static constexpr int kOffsetShift = 7;  // offset 128
+
+  template <int R, int T>
+  static inline void dot(const uint8_t* const* w, const uint8_t* const* x, __m512i (&acc)[R][T]) {
+    for (int j = 0; j < 8; ++j) {
+      for (int r = 0; r < R; ++r) {
+        const __m512i q = load(w[r] + kScaleBytes + j * 64);
+        for (int t = 0; t < T; ++t) {
+          acc[r][t] = _mm512_dpbusd_epi32(acc[r][t], q, load(x[t] + kXQuants + j * 64));
+        }
+      }
+    }
+  }
+};
+
+template <class G>
+struct Interleaved {
+  static constexpr int kRows = 4;
+  static constexpr int kTokens = 3;
+  static constexpr int kDecodeRows = 8;
+
+  template <int R, int T>
+  static void run(const WeightMatrix& w, const PackedActivations& x, int64_t r0, int64_t t0,
+                  float* y, int64_t y_stride) {
+    const uint8_t* rows[R];
+    for (int r = 0; r < R; ++r) {
+      rows[r] = static_cast<const uint8_t*>(w.interleaved) + (r0 + r) * w.interleaved_stride;
+    }
+    const uint8_t* xs[T];
+    for (int t = 0; t < T; ++t) xs[t] = x.interleaved_row(t0 + t);
+    __m512 acc[R][T];
+    for (int r = 0; r < R; ++r) {
+      for (int t = 0; t < T; ++t) acc[r][t] = _mm512_setzero_ps();
+    }
+    const int64_t n_groups = interleaved_groups(w.cols);
+    for (int64_t g = 0; g < n_groups; ++g) {
+      __m512i dots[R][T];
+      for (int t = 0; t < T; ++t) {
+        const __m512i seed = _mm512_slli_epi32(load(xs[t] + 64), G::kOffsetShift);
+        for (int r = 0; r < R; ++r) dots[r][t] = seed;
+      }
+      G::template dot<R, T>(rows, xs, dots);
+      for (int r = 0; r < R; ++r) {
+        const __m512 dw =
+            _mm512_cvtph_ps(_mm256_loadu_si256(reinterpret_cast<const __m256i*>(rows[r])));
+        for (int t = 0; t < T; ++t) {
+          const __m512 scale =
+              _mm512_mul_ps(dw, _mm512_loadu_ps(reinterpret_cast<const float*>(xs[t])));
+          acc[r][t] = _mm512_fmadd_ps(_mm512_cvtepi32_ps(dots[r][t]), scale, acc[r][t]);
+        }
+      }
+      for (int r = 0; r < R; ++r) rows[r] += G::kGroupBytes;
+      for (int t = 0; t < T; ++t) xs[t] += kActivationGroupBytes;
+    }
+    for (int t = 0; t < T; ++t) {
+      for (int r = 0; r < R; ++r) {
+        y[(t0 + t) * y_stride + r0 + r] = _mm512_reduce_add_ps(acc[r][t]);
+      }
+    }
+  }
+};
+
+}  // namespace
+
+void q4_0_interleaved_tile_avx512(const WeightMatrix& w, const PackedActivations& x,
+                                  TileRange range, float* y, int64_t y_stride) {
+  run_tile<Interleaved<Q4_0Groups>>(w, x, range, y, y_stride);
+}
+
+void q8_0_interleaved_tile_avx512(const WeightMatrix& w, const PackedActivations& x,
+                                  TileRange range, float* y, int64_t y_stride) {
+  run_tile<Interleaved<Q8_0Groups>>(w, x, range, y, y_stride);
+}
+
+}  // namespace ingot::kernels
