@@ -149,8 +149,13 @@ TEST_P(InterleavedMatmulTest, MatchesScalarOverOriginalBlocks) {
         interleave_weight_row(type, data.data() + r * w.row_stride, cols,
                               interleaved.data() + r * stride);
       }
-      w.interleaved = interleaved.data();
-      w.interleaved_stride = stride;
+      // The AVX-512 kernel must read only the interleaved copy: its view of
+      // the original blocks is all zeros.
+      const std::vector<uint8_t> zeros(data.size(), 0);
+      WeightMatrix w_interleaved = w;
+      w_interleaved.data = zeros.data();
+      w_interleaved.interleaved = interleaved.data();
+      w_interleaved.interleaved_stride = stride;
       const auto input = random_floats(shape.tokens * cols, 4000 + shape.tokens, 0.5f);
 
       ScopedIsa avx512(Isa::kAvx512);
@@ -158,7 +163,7 @@ TEST_P(InterleavedMatmulTest, MatchesScalarOverOriginalBlocks) {
       x.pack(input.data(), shape.tokens, cols, type, pool);
       ASSERT_NE(x.interleaved_row(0), nullptr);
       std::vector<float> y(shape.tokens * shape.rows, NAN);
-      matmul(w, x, y.data(), shape.rows, pool);
+      matmul(w_interleaved, x, y.data(), shape.rows, pool);
       set_isa_override(Isa::kScalar);
       std::vector<float> y_scalar(y.size(), NAN);
       matmul(w, x, y_scalar.data(), shape.rows, pool);
