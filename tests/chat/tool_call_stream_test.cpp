@@ -346,6 +346,47 @@ TEST(ToolCallStream, MutatedRepliesStillStreamLikeWholeOnes) {
   }
 }
 
+// Whether `text` is whole UTF-8 characters (no sequence cut at either end).
+bool whole_utf8(std::string_view text) {
+  size_t i = 0;
+  while (i < text.size()) {
+    auto lead = static_cast<unsigned char>(text[i]);
+    size_t length = lead < 0x80 ? 1 : lead >= 0xF0 ? 4 : lead >= 0xE0 ? 3 : lead >= 0xC0 ? 2 : 0;
+    if (length == 0 || i + length > text.size()) return false;
+    for (size_t k = 1; k < length; ++k) {
+      if ((static_cast<unsigned char>(text[i + k]) & 0xC0) != 0x80) return false;
+    }
+    i += length;
+  }
+  return true;
+}
+
+// The engine hands over whole characters; held-back text starts at ASCII
+// marker bytes, so no delta ends inside a character either.
+TEST(ToolCallStream, DeltasOfWholeCharactersStayWholeCharacters) {
+  std::string reply =
+      "Température à Paris — je regarde <tool_call>\n{\"name\": \"météo\", \"arguments\": "
+      "{\"ville\": \"Zürich 東京\"}}\n</tool_call> 🙂 fin";
+  ToolCallStreamParser parser(ToolCallFamily::kHermes, ToolCallIdGenerator(3));
+  size_t i = 0;
+  while (i < reply.size()) {
+    size_t length = 1;
+    while (i + length < reply.size() &&
+           (static_cast<unsigned char>(reply[i + length]) & 0xC0) == 0x80) {
+      ++length;
+    }
+    ReplyDelta delta = parser.push(std::string_view(reply).substr(i, length));
+    EXPECT_TRUE(whole_utf8(delta.content)) << delta.content;
+    for (const ToolCallDelta& call : delta.tool_calls) EXPECT_TRUE(whole_utf8(call.arguments));
+    i += length;
+  }
+  EXPECT_TRUE(whole_utf8(parser.finish().content));
+  ParsedReply whole = parse(reply, ToolCallFamily::kHermes);
+  EXPECT_EQ(whole.content, "Température à Paris — je regarde🙂 fin");
+  ASSERT_EQ(whole.tool_calls.size(), 1u);
+  EXPECT_EQ(whole.tool_calls[0].name, "météo");
+}
+
 TEST(ToolCallStream, SameSeedSameIdsStyleByFamily) {
   ToolCallIdGenerator a(9), b(9), c(10);
   std::string first = a.next();
