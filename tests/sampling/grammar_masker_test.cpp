@@ -128,6 +128,24 @@ TEST_F(GrammarMaskerTest, NonAsciiStatesMatchBruteForceIncludingPartialCharacter
   EXPECT_GT(partial, 0) << "no walk stopped mid-character; the test proves less than it claims";
 }
 
+TEST_F(GrammarMaskerTest, InsideAStringTheLoopShortcutMatchesBruteForce) {
+  auto grammar = compile(kJsonObjectGbnf);
+  TokenMasker masker(*trie_);
+  for (std::string_view text : {R"({"key": "abc)", R"({"a": [{"b": "x y)", R"({"k)"}) {
+    GrammarMatcher matcher(grammar);
+    ASSERT_TRUE(matcher.accept_bytes(text));
+    LoopSet loop = find_loop_set(matcher);
+    EXPECT_GE(loop.ascii_count(), 64) << text;
+    EXPECT_TRUE(loop.non_ascii) << text;
+    EXPECT_FALSE(loop.has('"'));
+    TokenMask walked;
+    masker.fill(matcher, walked);
+    TokenMask expected = brute_force(matcher);
+    EXPECT_EQ(walked.count(), expected.count()) << text;
+    EXPECT_TRUE(walked == expected) << text;
+  }
+}
+
 TEST_F(GrammarMaskerTest, MidCharacterStateAllowsOnlyCompletions) {
   auto grammar = compile(R"(root ::= "é" "!")");
   GrammarMatcher matcher(grammar);

@@ -23,6 +23,11 @@ class TokenMask {
   void allow(int32_t id) {
     if (id >= 0 && id < size_) words_[static_cast<size_t>(id) >> 6] |= uint64_t{1} << (id & 63);
   }
+  // Allows every token `other` allows (same size).
+  void merge(const TokenMask& other) {
+    for (size_t i = 0; i < words_.size() && i < other.words_.size(); ++i)
+      words_[i] |= other.words_[i];
+  }
   int64_t count() const;
   bool none() const;
   // Sets the logit of every disallowed token to -infinity. Logits past the

@@ -8,6 +8,10 @@ namespace {
 // The walk's duplicate check is by frame identity, coarser than the
 // matcher's by content, so it may hold a few more stacks for one state.
 constexpr size_t kMaxWalkStacks = 4 * kMaxStacks;
+// States looping on fewer ASCII characters than this walk the whole trie:
+// it prunes them early anyway, and their rest tries would be nearly whole.
+constexpr int kMinLoopCharacters = 64;
+constexpr size_t kMaxLoopIndexes = 8;
 
 uint64_t state_hash(const GrammarMatcher& matcher) {
   uint64_t h = 0xcbf29ce484222325ull ^ reinterpret_cast<uintptr_t>(&matcher.grammar());
@@ -37,17 +41,13 @@ struct TokenMasker::Entry {
 // node, so a step costs a few small writes and never copies a stack.
 class TokenMasker::Walker {
  public:
-  explicit Walker(const TokenTrie& trie) : trie_(trie), levels_(trie.max_depth() + 1) {}
-
-  void run(const GrammarMatcher& matcher, TokenMask& mask) {
+  // Allows in `mask` the tokens of `trie` that `matcher` accepts.
+  void run(const GrammarMatcher& matcher, const TokenTrie& trie, TokenMask& mask) {
     grammar_ = &matcher.grammar();
-    mask.reset(trie_.vocab_size());
-    if (matcher.can_end()) {
-      for (int32_t id : trie_.end_of_generation()) mask.allow(id);
-    }
+    if (levels_.size() < trie.max_depth() + 1) levels_.resize(trie.max_depth() + 1);
     if (!start(matcher)) return;
-    const auto& nodes = trie_.nodes();
-    const auto& ids = trie_.token_ids();
+    const auto& nodes = trie.nodes();
+    const auto& ids = trie.token_ids();
     for (size_t i = 0; i < nodes.size();) {
       const TokenTrie::Node& node = nodes[i];
       Level& parent = levels_[node.depth - 1];
@@ -58,7 +58,7 @@ class TokenMasker::Walker {
         continue;
       }
       child.arena_mark = arena_.size();
-      auto [begin, end] = trie_.tokens_at(i);
+      auto [begin, end] = trie.tokens_at(i);
       for (uint32_t k = begin; k < end; ++k) mask.allow(ids[k]);
       // With every stack complete, no further byte can be allowed.
       i = child.heads.empty() && child.partial.missing == 0 ? node.subtree_end : i + 1;
@@ -190,7 +190,6 @@ class TokenMasker::Walker {
     return true;
   }
 
-  const TokenTrie& trie_;
   const Grammar* grammar_ = nullptr;
   std::vector<Frame> arena_;
   std::vector<Level> levels_;
@@ -200,13 +199,44 @@ class TokenMasker::Walker {
 TokenMasker::TokenMasker(std::shared_ptr<const TokenTrie> trie, size_t cache_capacity)
     : trie_(std::move(trie)),
       capacity_(std::max<size_t>(cache_capacity, 1)),
-      walker_(std::make_unique<Walker>(*trie_)) {}
+      walker_(std::make_unique<Walker>()) {}
 
 TokenMasker::~TokenMasker() = default;
 
 void TokenMasker::fill(const GrammarMatcher& matcher, TokenMask& mask) const {
-  Walker walker(*trie_);
-  walker.run(matcher, mask);
+  Walker walker;
+  compute(matcher, mask, walker);
+}
+
+void TokenMasker::compute(const GrammarMatcher& matcher, TokenMask& mask, Walker& walker) const {
+  mask.reset(trie_->vocab_size());
+  if (matcher.can_end()) {
+    for (int32_t id : trie_->end_of_generation()) mask.allow(id);
+  }
+  LoopSet loop = find_loop_set(matcher);
+  if (loop.ascii_count() < kMinLoopCharacters) {
+    walker.run(matcher, *trie_, mask);
+    return;
+  }
+  auto index = loop_index(loop);
+  mask.merge(index->pure);
+  walker.run(matcher, *index->rest, mask);
+}
+
+std::shared_ptr<const LoopIndex> TokenMasker::loop_index(const LoopSet& loop) const {
+  std::lock_guard lock(loops_mutex_);
+  for (auto it = loops_.begin(); it != loops_.end(); ++it) {
+    if (it->first == loop) {
+      auto found = std::move(*it);
+      loops_.erase(it);
+      loops_.push_back(std::move(found));
+      return loops_.back().second;
+    }
+  }
+  auto index = std::make_shared<const LoopIndex>(build_loop_index(*trie_, loop));
+  if (loops_.size() >= kMaxLoopIndexes) loops_.erase(loops_.begin());
+  loops_.emplace_back(loop, index);
+  return index;
 }
 
 std::shared_ptr<const TokenMask> TokenMasker::mask(const GrammarMatcher& matcher) {
@@ -224,7 +254,7 @@ std::shared_ptr<const TokenMask> TokenMasker::mask(const GrammarMatcher& matcher
   }
   ++stats_.misses;
   auto mask = std::make_shared<TokenMask>();
-  walker_->run(matcher, *mask);
+  compute(matcher, *mask, *walker_);
   entries_.push_front({hash, matcher.grammar_ptr(), matcher.stacks(), matcher.partial(), mask});
   index_.emplace(hash, entries_.begin());
   if (entries_.size() > capacity_) {

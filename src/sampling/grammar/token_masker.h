@@ -18,6 +18,7 @@
 #include <vector>
 
 #include "sampling/grammar/grammar_matcher.h"
+#include "sampling/grammar/loop_shortcut.h"
 #include "sampling/grammar/token_mask.h"
 #include "sampling/grammar/token_trie.h"
 
@@ -44,6 +45,9 @@ class TokenMasker {
   struct Entry;
   class Walker;
 
+  void compute(const GrammarMatcher& matcher, TokenMask& mask, Walker& walker) const;
+  std::shared_ptr<const LoopIndex> loop_index(const LoopSet& loop) const;
+
   std::shared_ptr<const TokenTrie> trie_;
   size_t capacity_;
   mutable std::mutex mutex_;
@@ -51,6 +55,9 @@ class TokenMasker {
   std::list<Entry> entries_;  // most recently used first
   std::unique_ptr<Walker> walker_;
   Stats stats_;
+  mutable std::mutex loops_mutex_;
+  mutable std::vector<std::pair<LoopSet, std::shared_ptr<const LoopIndex>>>
+      loops_;  // most recent last
 };
 
 }  // namespace ingot::sampling::grammar

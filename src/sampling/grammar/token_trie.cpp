@@ -48,6 +48,7 @@ TokenTrie::TokenTrie(int32_t vocab_size, std::vector<std::pair<int32_t, std::str
     previous = &bytes;
   }
   for (uint32_t node : path) nodes_[node].subtree_end = static_cast<uint32_t>(nodes_.size());
+  pieces_ = std::move(pieces);
 }
 
 std::shared_ptr<const TokenTrie> TokenTrie::for_tokenizer(const tokenizer::Tokenizer& tokenizer) {

@@ -44,6 +44,8 @@ class TokenTrie {
     return {nodes_[i].tokens_begin, end};
   }
   const std::vector<int32_t>& end_of_generation() const { return end_of_generation_; }
+  // Every token in the trie with its bytes, in byte order.
+  const std::vector<std::pair<int32_t, std::string>>& pieces() const { return pieces_; }
   size_t max_depth() const { return max_depth_; }
 
  private:
@@ -51,6 +53,7 @@ class TokenTrie {
   std::vector<Node> nodes_;
   std::vector<int32_t> token_ids_;
   std::vector<int32_t> end_of_generation_;
+  std::vector<std::pair<int32_t, std::string>> pieces_;
   size_t max_depth_ = 0;
 };
 
