@@ -1,0 +1,204 @@
+#include "sampling/grammar/gbnf_text.h"
+
+#include <algorithm>
+#include <cstdio>
+
+namespace ingot::sampling::grammar {
+namespace {
+
+void append_hex_escape(std::string& out, char32_t c) {
+  char buffer[16];
+  if (c < 0x100) {
+    std::snprintf(buffer, sizeof buffer, "\\x%02X", static_cast<unsigned>(c));
+  } else if (c < 0x10000) {
+    std::snprintf(buffer, sizeof buffer, "\\u%04X", static_cast<unsigned>(c));
+  } else {
+    std::snprintf(buffer, sizeof buffer, "\\U%08X", static_cast<unsigned>(c));
+  }
+  out += buffer;
+}
+
+// One code point inside [...]: the class syntax characters are escaped,
+// everything outside printable ASCII is written as a hex escape.
+void append_class_char(std::string& out, char32_t c) {
+  if (c == '\\' || c == ']' || c == '[' || c == '^' || c == '-') {
+    out += '\\';
+    out += static_cast<char>(c);
+  } else if (c >= 0x20 && c < 0x7F) {
+    out += static_cast<char>(c);
+  } else {
+    append_hex_escape(out, c);
+  }
+}
+
+std::string class_text(const CodePointRanges& ranges, bool negated) {
+  std::string out = negated ? "[^" : "[";
+  for (auto [first, last] : ranges) {
+    append_class_char(out, first);
+    if (last == first) continue;
+    if (last != first + 1) out += '-';
+    append_class_char(out, last);
+  }
+  out += ']';
+  return out;
+}
+
+}  // namespace
+
+std::string gbnf_literal(std::string_view text) {
+  std::string out = "\"";
+  for (char ch : text) {
+    auto byte = static_cast<unsigned char>(ch);
+    switch (ch) {
+      case '"':
+        out += "\\\"";
+        break;
+      case '\\':
+        out += "\\\\";
+        break;
+      case '\n':
+        out += "\\n";
+        break;
+      case '\r':
+        out += "\\r";
+        break;
+      case '\t':
+        out += "\\t";
+        break;
+      default:
+        if (byte < 0x20 || byte == 0x7F) {
+          append_hex_escape(out, byte);
+        } else {
+          out += ch;  // UTF-8 passes through: the parser reads code points
+        }
+    }
+  }
+  out += '"';
+  return out;
+}
+
+CodePointRanges normalize_ranges(CodePointRanges ranges) {
+  std::sort(ranges.begin(), ranges.end());
+  CodePointRanges merged;
+  for (auto range : ranges) {
+    if (range.first > range.second) continue;
+    if (!merged.empty() && range.first <= merged.back().second + 1) {
+      merged.back().second = std::max(merged.back().second, range.second);
+    } else {
+      merged.push_back(range);
+    }
+  }
+  return merged;
+}
+
+CodePointRanges complement_ranges(const CodePointRanges& ranges) {
+  constexpr char32_t kMax = 0x10FFFF;
+  CodePointRanges out;
+  char32_t next = 0;
+  for (auto [first, last] : normalize_ranges(ranges)) {
+    if (first > next) out.emplace_back(next, first - 1);
+    next = last + 1;
+  }
+  if (next <= kMax) out.emplace_back(next, kMax);
+  return out;
+}
+
+CodePointRanges subtract_ranges(const CodePointRanges& ranges, const CodePointRanges& removed) {
+  // a \ b = complement(complement(a) ∪ b)
+  CodePointRanges both = complement_ranges(ranges);
+  both.insert(both.end(), removed.begin(), removed.end());
+  return complement_ranges(both);
+}
+
+bool ranges_contain(const CodePointRanges& ranges, char32_t c) {
+  return std::any_of(ranges.begin(), ranges.end(),
+                     [c](auto range) { return range.first <= c && c <= range.second; });
+}
+
+std::string gbnf_class(CodePointRanges ranges) {
+  ranges = normalize_ranges(std::move(ranges));
+  if (ranges.empty()) return "";
+  std::string positive = class_text(ranges, false);
+  CodePointRanges complement = complement_ranges(ranges);
+  if (complement.empty()) return positive;
+  std::string negative = class_text(complement, true);
+  return negative.size() < positive.size() ? negative : positive;
+}
+
+std::string gbnf_rule_name(std::string_view hint) {
+  std::string name;
+  for (char ch : hint) {
+    bool word = (ch >= 'a' && ch <= 'z') || (ch >= 'A' && ch <= 'Z') || (ch >= '0' && ch <= '9');
+    if (word) {
+      name += ch;
+    } else if (!name.empty() && name.back() != '-') {
+      name += '-';
+    }
+  }
+  while (!name.empty() && name.back() == '-') name.pop_back();
+  return name.empty() ? "rule" : name;
+}
+
+std::optional<std::u32string> decode_utf8(std::string_view text) {
+  std::u32string out;
+  size_t i = 0;
+  while (i < text.size()) {
+    auto lead = static_cast<unsigned char>(text[i]);
+    int extra = lead < 0x80           ? 0
+                : (lead >> 5) == 0x6  ? 1
+                : (lead >> 4) == 0xE  ? 2
+                : (lead >> 3) == 0x1E ? 3
+                                      : -1;
+    if (extra < 0 || text.size() - i <= static_cast<size_t>(extra)) return std::nullopt;
+    char32_t c = extra == 0 ? lead : lead & (0x3F >> extra);
+    for (int k = 1; k <= extra; ++k) {
+      auto next = static_cast<unsigned char>(text[i + k]);
+      if ((next & 0xC0) != 0x80) return std::nullopt;
+      c = (c << 6) | (next & 0x3F);
+    }
+    static constexpr char32_t kSmallest[] = {0, 0x80, 0x800, 0x10000};
+    if (c < kSmallest[extra] || c > 0x10FFFF || (c >= 0xD800 && c <= 0xDFFF)) return std::nullopt;
+    out += c;
+    i += extra + 1;
+  }
+  return out;
+}
+
+void append_utf8(std::string& out, char32_t c) {
+  if (c < 0x80) {
+    out += static_cast<char>(c);
+  } else if (c < 0x800) {
+    out += static_cast<char>(0xC0 | (c >> 6));
+    out += static_cast<char>(0x80 | (c & 0x3F));
+  } else if (c < 0x10000) {
+    out += static_cast<char>(0xE0 | (c >> 12));
+    out += static_cast<char>(0x80 | ((c >> 6) & 0x3F));
+    out += static_cast<char>(0x80 | (c & 0x3F));
+  } else {
+    out += static_cast<char>(0xF0 | (c >> 18));
+    out += static_cast<char>(0x80 | ((c >> 12) & 0x3F));
+    out += static_cast<char>(0x80 | ((c >> 6) & 0x3F));
+    out += static_cast<char>(0x80 | (c & 0x3F));
+  }
+}
+
+void append_separated(std::string& out, std::string_view separator, std::string_view piece) {
+  if (!out.empty()) out += separator;
+  out += piece;
+}
+
+std::string gbnf_repeat(const std::string& element, uint64_t min, std::optional<uint64_t> max) {
+  if (max && *max == 0) return "";
+  if (max && min == *max) {
+    return min == 1 ? element : element + "{" + std::to_string(min) + "}";
+  }
+  if (!max) {
+    if (min == 0) return element + "*";
+    if (min == 1) return element + "+";
+    return element + "{" + std::to_string(min) + ",}";
+  }
+  if (min == 0 && *max == 1) return element + "?";
+  return element + "{" + std::to_string(min) + "," + std::to_string(*max) + "}";
+}
+
+}  // namespace ingot::sampling::grammar
