@@ -145,6 +145,23 @@ TEST(JsonSchemaGrammar, MalformedSchemasAreInvalidArguments) {
   }
 }
 
+TEST(JsonSchemaGrammar, AllOfMemberClosedToItsOwnPropertiesExcludesTheOthers) {
+  // No value satisfies this (b is required, but the first member forbids it).
+  Json unsatisfiable = {{"allOf",
+                         {{{"properties", {{"a", {{"type", "string"}}}}}, {"additionalProperties", false}},
+                          {{"properties", {{"b", {{"type", "string"}}}}}, {"required", {"b"}}}}}};
+  EXPECT_NE(error_of(unsatisfiable).find("'b' is excluded"), std::string::npos) << error_of(unsatisfiable);
+  // An optional property of another member is simply never generated, and
+  // a member's additionalProperties schema binds the others' properties.
+  auto grammar = compile_schema(
+      {{"allOf",
+        {{{"properties", {{"a", {{"type", "integer"}}}}}, {"additionalProperties", {{"type", "integer"}, {"maximum", 5}}}},
+         {{"properties", {{"b", {{"type", "integer"}}}, {"c", true}}}, {"required", {"a", "b"}}}}}});
+  ASSERT_TRUE(grammar);
+  EXPECT_TRUE(accepts(grammar, R"({"a":9,"b":5})"));
+  EXPECT_FALSE(accepts(grammar, R"({"a":9,"b":6})"));
+}
+
 TEST(JsonSchemaGrammar, AReferenceCycleWithoutProgressIsAnErrorNotAHang) {
   Json schema = {{"$defs", {{"a", {{"allOf", {{{"$ref", "#/$defs/a"}}}}, {"type", "object"}}}}},
                  {"$ref", "#/$defs/a"}};

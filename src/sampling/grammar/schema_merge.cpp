@@ -150,9 +150,48 @@ Status collect_members(const Json& schema, const RefResolver& resolve, std::stri
   return {};
 }
 
-}  // namespace
+// What each member's additionalProperties says about the properties only
+// the other member declares: excluded (false) or also bound by its schema.
+struct CrossConstraints {
+  std::vector<std::string> excluded;
+  std::vector<std::pair<std::string, Json>> extra;
+};
 
-Result<Json> merge_schemas(const Json& a, const Json& b, std::string_view path) {
+void cross_constraints(const Json& member, const Json& other, CrossConstraints& out) {
+  if (!member.contains("additionalProperties") || !other.contains("properties")) return;
+  const Json& additional = member["additionalProperties"];
+  const Json empty = Json::object();
+  const Json& declared = member.contains("properties") ? member["properties"] : empty;
+  if (!other["properties"].is_object() || !declared.is_object()) return;
+  for (const auto& [name, schema] : other["properties"].items()) {
+    if (declared.contains(name)) continue;
+    if (additional == Json(false)) {
+      out.excluded.push_back(name);
+    } else if (additional.is_object()) {
+      out.extra.emplace_back(name, additional);
+    }
+  }
+}
+
+Status apply_cross_constraints(const CrossConstraints& constraints, Json& merged, std::string_view path) {
+  for (const auto& [name, schema] : constraints.extra) {
+    merged["properties"][name] = all_of(merged["properties"][name], schema);
+  }
+  for (const std::string& name : constraints.excluded) {
+    if (merged.contains("required") && merged["required"].is_array()) {
+      const Json& required = merged["required"];
+      if (std::find(required.begin(), required.end(), Json(name)) != required.end()) {
+        return invalid_argument("allOf: required property '" + name +
+                                "' is excluded by another member's additionalProperties: false (at " +
+                                std::string(path) + ")");
+      }
+    }
+    merged["properties"].erase(name);
+  }
+  return {};
+}
+
+Result<Json> merge_keywords(const Json& a, const Json& b, std::string_view path) {
   Json out = a;
   for (const auto& [keyword, value] : b.items()) {
     if (is_annotation_keyword(keyword) || keyword == "$defs" || keyword == "definitions") continue;
@@ -166,6 +205,17 @@ Result<Json> merge_schemas(const Json& a, const Json& b, std::string_view path) 
     }
     INGOT_ASSIGN_OR_RETURN(out[keyword], merge_keyword(keyword, out[keyword], value, path));
   }
+  return out;
+}
+
+}  // namespace
+
+Result<Json> merge_schemas(const Json& a, const Json& b, std::string_view path) {
+  CrossConstraints constraints;
+  cross_constraints(a, b, constraints);
+  cross_constraints(b, a, constraints);
+  INGOT_ASSIGN_OR_RETURN(Json out, merge_keywords(a, b, path));
+  INGOT_RETURN_IF_ERROR(apply_cross_constraints(constraints, out, path));
   return out;
 }
 

@@ -3,12 +3,11 @@
 // valid against the result is valid against every member. Objects merge
 // property by property (a property in two members gets the allOf of both
 // schemas), `required` lists unite, `type`s and `enum`s intersect, bounds
-// take the tighter value. additionalProperties: false in one member
-// closes the merged object to the properties of all members (what schema
-// authors mean by composing objects with allOf, though JSON Schema would
-// reject every property of the other members). Keywords that cannot be
-// combined (two different patterns or formats, anyOf in two members) are
-// errors naming the keyword.
+// take the tighter value. A member's additionalProperties applies, as JSON
+// Schema says, to the properties only the other members declare: false
+// removes them (an error if one is required), a schema is added to
+// theirs. Keywords that cannot be combined (two different patterns or
+// formats, anyOf in two members) are errors naming the keyword.
 
 #include <functional>
 #include <nlohmann/json.hpp>
