@@ -116,13 +116,12 @@ bool ranges_contain(const CodePointRanges& ranges, char32_t c) {
 }
 
 std::string gbnf_class(CodePointRanges ranges) {
-  ranges = normalize_ranges(std::move(ranges));
+  // Surrogates cannot be written in UTF-8: a class that admits them lets a
+  // byte-level tokenizer start a character that can never be finished.
+  ranges = subtract_ranges(ranges, {{0xD800, 0xDFFF}});
   if (ranges.empty()) return "";
-  std::string positive = class_text(ranges, false);
-  CodePointRanges complement = complement_ranges(ranges);
-  if (complement.empty()) return positive;
-  std::string negative = class_text(complement, true);
-  return negative.size() < positive.size() ? negative : positive;
+  // Written positively: a negated class would admit the surrogates again.
+  return class_text(ranges, false);
 }
 
 std::string gbnf_rule_name(std::string_view hint) {

@@ -19,9 +19,9 @@ using CodePointRanges = std::vector<std::pair<char32_t, char32_t>>;
 // `text` (UTF-8) as a GBNF literal, quotes included: "\"a\\n\"".
 std::string gbnf_literal(std::string_view text);
 
-// A GBNF character class matching exactly the code points in `ranges`
-// ("[a-z0-9]"); written negated ("[^\"]") when that is shorter. Empty
-// ranges give an empty string: the caller must not emit an empty class.
+// A GBNF character class matching the code points in `ranges` but the
+// surrogates ("[a-z0-9]"). Empty ranges give an empty string: the caller
+// must not emit an empty class.
 std::string gbnf_class(CodePointRanges ranges);
 
 // Sorted, merged ranges; and the complement within [0, 0x10FFFF].

@@ -14,9 +14,10 @@ const std::map<std::string_view, Primitive>& primitives() {
   using namespace json_rule;
   static const std::map<std::string_view, Primitive> table = {
       {kWs, {R"(( " " | "\n" [ \t]{0,20} )?)", {}}},
-      // \u escapes: BMP code points outside the surrogate block only.
+      // Surrogates are no characters: neither raw (UTF-8 cannot encode
+      // them) nor as \u escapes (strict parsers reject lone ones).
       {kChar,
-       {R"([^"\\\x00-\x1F] | "\\" ( ["\\/bfnrt] | "u" ( [0-9a-cA-Ce-fE-F] [0-9a-fA-F]{3} | [dD] [0-7] [0-9a-fA-F]{2} ) ))",
+       {R"([ !#-\[\]-\uD7FF\uE000-\U0010FFFF] | "\\" ( ["\\/bfnrt] | "u" ( [0-9a-cA-Ce-fE-F] [0-9a-fA-F]{3} | [dD] [0-7] [0-9a-fA-F]{2} ) ))",
         {}}},
       {kString, {R"("\"" json-char* "\"")", {kChar}}},
       {kInteger, {R"("-"? ( "0" | [1-9] [0-9]{0,14} ))", {}}},

@@ -388,7 +388,7 @@ class RegexTranslator {
   // A set of characters as encoded JSON string content. Control characters
   // in a class are left out (they would need escapes).
   Term set_term(const CodePointRanges& set) {
-    CodePointRanges printable = subtract_ranges(set, {{0, 0x1F}});
+    CodePointRanges printable = subtract_ranges(set, {{0, 0x1F}, {0xD800, 0xDFFF}});
     CodePointRanges plain = subtract_ranges(printable, {{'"', '"'}, {'\\', '\\'}});
     std::vector<std::string> alternatives;
     if (!plain.empty()) alternatives.push_back(gbnf_class(plain));
