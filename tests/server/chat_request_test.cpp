@@ -138,11 +138,91 @@ TEST(ChatRequest, LogitBias) {
 
 TEST(ChatRequest, UnsupportedFeaturesAreRefusedNotIgnored) {
   EXPECT_EQ(refused(with(minimal(), "n", 2)).param, "n");
-  json tools = {{{"type", "function"}, {"function", {{"name", "f"}}}}};
-  EXPECT_EQ(refused(with(minimal(), "tools", tools)).param, "tools");
-  EXPECT_EQ(refused(with(minimal(), "response_format", {{"type", "json_object"}})).param,
+}
+
+json weather_tool() {
+  return {
+      {"type", "function"},
+      {"function",
+       {{"name", "get_weather"},
+        {"parameters", {{"type", "object"}, {"properties", {{"city", {{"type", "string"}}}}}}}}}};
+}
+
+TEST(ChatRequest, ResponseFormats) {
+  EXPECT_EQ(accepted(with(minimal(), "response_format", {{"type", "text"}})).response_format.kind,
+            ResponseFormat::Kind::kText);
+  EXPECT_EQ(
+      accepted(with(minimal(), "response_format", {{"type", "json_object"}})).response_format.kind,
+      ResponseFormat::Kind::kJsonObject);
+  json schema_format = {
+      {"type", "json_schema"},
+      {"json_schema", {{"name", "person"}, {"schema", {{"type", "object"}}}, {"strict", true}}}};
+  ResponseFormat format =
+      accepted(with(minimal(), "response_format", schema_format)).response_format;
+  EXPECT_EQ(format.kind, ResponseFormat::Kind::kJsonSchema);
+  EXPECT_EQ(format.name, "person");
+  EXPECT_EQ(format.schema, json({{"type", "object"}}));
+  EXPECT_TRUE(format.strict);
+
+  EXPECT_EQ(refused(with(minimal(), "response_format", {{"type", "yaml"}})).param,
             "response_format.type");
-  accepted(with(minimal(), "response_format", {{"type", "text"}}));
+  EXPECT_EQ(refused(with(minimal(), "response_format", "json")).param, "response_format");
+  EXPECT_EQ(refused(with(minimal(), "response_format", {{"type", "json_schema"}})).param,
+            "response_format.json_schema");
+  schema_format["json_schema"]["name"] = "has space";
+  EXPECT_EQ(refused(with(minimal(), "response_format", schema_format)).param,
+            "response_format.json_schema.name");
+  schema_format["json_schema"]["name"] = "ok";
+  schema_format["json_schema"]["schema"] = "object";
+  EXPECT_EQ(refused(with(minimal(), "response_format", schema_format)).param,
+            "response_format.json_schema.schema");
+}
+
+TEST(ChatRequest, GrammarIsAStringAndExclusive) {
+  EXPECT_EQ(accepted(with(minimal(), "grammar", "root ::= \"yes\"")).grammar,
+            std::optional<std::string>("root ::= \"yes\""));
+  EXPECT_EQ(refused(with(minimal(), "grammar", 3)).param, "grammar");
+  EXPECT_EQ(refused(with(minimal(), "grammar", "")).param, "grammar");
+  json both = with(minimal(), "grammar", "root ::= \"x\"");
+  both["response_format"] = {{"type", "json_object"}};
+  EXPECT_EQ(refused(both).param, "grammar");
+  json with_tools = with(minimal(), "grammar", "root ::= \"x\"");
+  with_tools["tools"] = json::array({weather_tool()});
+  EXPECT_EQ(refused(with_tools).param, "grammar");
+  with_tools["tool_choice"] = "none";  // no call possible: the grammar is the reply's
+  accepted(with_tools);
+}
+
+TEST(ChatRequest, ToolsAndToolChoice) {
+  json body = with(minimal(), "tools", json::array({weather_tool()}));
+  ChatRequest request = accepted(body);
+  EXPECT_EQ(request.tools.size(), 1u);
+  EXPECT_EQ(request.tool_choice.mode, ToolChoice::Mode::kAuto);
+  EXPECT_TRUE(request.parallel_tool_calls);
+
+  EXPECT_EQ(accepted(with(body, "tool_choice", "required")).tool_choice.mode,
+            ToolChoice::Mode::kRequired);
+  EXPECT_EQ(accepted(with(body, "tool_choice", "none")).tool_choice.mode, ToolChoice::Mode::kNone);
+  json named = {{"type", "function"}, {"function", {{"name", "get_weather"}}}};
+  ToolChoice choice = accepted(with(body, "tool_choice", named)).tool_choice;
+  EXPECT_EQ(choice.mode, ToolChoice::Mode::kFunction);
+  EXPECT_EQ(choice.function, "get_weather");
+  EXPECT_FALSE(accepted(with(body, "parallel_tool_calls", false)).parallel_tool_calls);
+
+  named["function"]["name"] = "get_time";
+  EXPECT_EQ(refused(with(body, "tool_choice", named)).param, "tool_choice.function.name");
+  EXPECT_EQ(refused(with(body, "tool_choice", "sometimes")).param, "tool_choice");
+  EXPECT_EQ(refused(with(minimal(), "tool_choice", "required")).param, "tool_choice");
+  EXPECT_EQ(refused(with(body, "parallel_tool_calls", "yes")).param, "parallel_tool_calls");
+  EXPECT_EQ(refused(with(minimal(), "tools", "get_weather")).param, "tools");
+  EXPECT_EQ(refused(with(minimal(), "tools", json::array({weather_tool(), weather_tool()}))).param,
+            "tools");
+  json no_name = weather_tool();
+  no_name["function"].erase("name");
+  EXPECT_EQ(refused(with(minimal(), "tools", json::array({no_name}))).param, "tools");
+  json bad_parameters = weather_tool();
+  bad_parameters["function"]["parameters"] = "a string";
+  EXPECT_EQ(refused(with(minimal(), "tools", json::array({bad_parameters}))).param, "tools");
 }
 
 TEST(ChatRequest, ValidationOrderIsFixed) {

@@ -15,24 +15,6 @@ void check_unsupported_features(Validator& v) {
   if (auto n = v.integer("n"); n && *n != 1) {
     v.fail("Only n=1 is supported.", "n", "unsupported_value");
   }
-  const json* tools = v.field("tools");
-  if (tools != nullptr && !(tools->is_array() && tools->empty())) {
-    v.fail("'tools' is not supported by this server yet (structured output and tool calling).",
-           "tools", "unsupported_value");
-  }
-  if (v.field("tool_choice") != nullptr && tools != nullptr && !tools->empty()) {
-    v.fail("'tool_choice' is not supported by this server yet.", "tool_choice",
-           "unsupported_value");
-  }
-  if (const json* format = v.field("response_format")) {
-    if (!format->is_object() || !format->contains("type") || !(*format)["type"].is_string()) {
-      v.fail("'response_format' must be an object with a string 'type'.", "response_format");
-    } else if ((*format)["type"] != "text") {
-      v.fail("'response_format' of type '" + (*format)["type"].get<std::string>() +
-                 "' is not supported by this server yet; only 'text' is.",
-             "response_format.type", "unsupported_value");
-    }
-  }
 }
 
 // Content: a string, null, or a list of parts of which only text parts are
@@ -156,6 +138,9 @@ ChatRequestOrError parse_chat_request(const json& body, const RequestLimits& lim
   check_logprobs(v, request);
   check_logit_bias(v, request);
   check_template_kwargs(v, request);
+  check_response_format(v, request);
+  check_grammar(v, request);
+  check_tools(v, request);
   if (v.failed()) return v.take_error();
   return request;
 }

@@ -5,8 +5,7 @@
 //
 // Validation order (docs/api.md repeats it; tests pin it):
 //  1. the body is a JSON object
-//  2. features this build does not serve: `n` other than 1, `tools` or
-//     `tool_choice`, a `response_format` other than text
+//  2. features this build does not serve: `n` other than 1
 //  3. `model`: a string naming the served model or an alias (else 404)
 //  4. `messages`: a non-empty list of well-formed messages
 //  5. `max_tokens` / `max_completion_tokens`
@@ -17,6 +16,11 @@
 //  9. `logprobs`, `top_logprobs`
 // 10. `logit_bias`
 // 11. `chat_template_kwargs`
+// 12. `response_format`
+// 13. `grammar`
+// 14. `tools`, `tool_choice`, `parallel_tool_calls`
+// A schema or grammar that passes these shape checks is compiled when the
+// prompt is built; its errors are 400s too, before anything is sent.
 // Unknown top-level fields are ignored, as OpenAI does.
 
 #include <cstdint>
@@ -29,11 +33,12 @@
 
 #include "server/api_error.h"
 #include "server/openai/generation_fields.h"
+#include "server/openai/structured_output_fields.h"
 
 namespace ingot::server {
 
 // The fields every generation request shares, in generation_fields.h.
-struct ChatRequest : GenerationFields {
+struct ChatRequest : GenerationFields, StructuredOutputFields {
   // The messages as the chat template receives them, key order kept.
   nlohmann::ordered_json messages;
   nlohmann::ordered_json chat_template_kwargs = nlohmann::ordered_json::object();
