@@ -137,6 +137,7 @@ ChatRequestOrError parse_chat_request(const json& body, const RequestLimits& lim
   check_stream(v, request);
   check_logprobs(v, request);
   check_logit_bias(v, request);
+  check_extensions(v, request);
   check_template_kwargs(v, request);
   check_response_format(v, request);
   check_grammar(v, request);

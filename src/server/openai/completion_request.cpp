@@ -55,6 +55,7 @@ CompletionRequestOrError parse_completion_request(const json& body, const Reques
   check_stream(v, request);
   check_legacy_logprobs(v, request);
   check_logit_bias(v, request);
+  check_extensions(v, request);
   if (v.failed()) return v.take_error();
   return request;
 }

@@ -126,4 +126,8 @@ void check_logit_bias(Validator& v, GenerationFields& request) {
   }
 }
 
+void check_extensions(Validator& v, GenerationFields& request) {
+  request.ignore_eos = v.boolean("ignore_eos").value_or(false);
+}
+
 }  // namespace ingot::server

@@ -35,6 +35,7 @@ struct GenerationFields {
   bool logprobs = false;
   int32_t top_logprobs = 0;
   std::vector<std::pair<int32_t, float>> logit_bias;
+  bool ignore_eos = false;  // llama-server's extension: never end at an end-of-generation token
 };
 
 // `model`: required, a served id or alias (404 model_not_found otherwise).
@@ -53,5 +54,7 @@ void check_stream(Validator& v, GenerationFields& request);
 void check_logprobs(Validator& v, GenerationFields& request);
 // `logit_bias`: token-id keys, values in [-100, 100].
 void check_logit_bias(Validator& v, GenerationFields& request);
+// llama-server's extensions: `ignore_eos` a boolean.
+void check_extensions(Validator& v, GenerationFields& request);
 
 }  // namespace ingot::server

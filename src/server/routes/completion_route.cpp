@@ -24,7 +24,7 @@ asio::awaitable<void> serve_completion(HttpExchange& exchange, ServingContext& c
   const CompletionRequest& request = std::get<CompletionRequest>(parsed);
   engine::GenerationRequest generation;
   generation.prompt = tokenize_prompt(request.prompt, context);
-  generation.sampling = sampling_for(request, context.defaults);
+  generation.sampling = sampling_for(request, context);
   generation.max_tokens = static_cast<int32_t>(*request.max_tokens);
   generation.stop = request.stop;
   co_await submit_and_reply(exchange, context, std::move(generation), request, ReplyShape::kText);

@@ -1,5 +1,6 @@
 #include "server/routes/prompt_building.h"
 
+#include <limits>
 #include <random>
 
 #include "engine/prompt_tokens.h"
@@ -42,8 +43,8 @@ std::vector<int32_t> tokenize_prompt(const std::string& text, const ServingConte
 }
 
 sampling::SamplingParams sampling_for(const GenerationFields& request,
-                                      const ServingDefaults& defaults) {
-  sampling::SamplingParams params = defaults.sampling;
+                                      const ServingContext& context) {
+  sampling::SamplingParams params = context.defaults.sampling;
   if (request.temperature) params.temperature = *request.temperature;
   if (request.top_p) params.top_p = *request.top_p;
   if (request.top_k) params.top_k = *request.top_k;
@@ -53,6 +54,11 @@ sampling::SamplingParams sampling_for(const GenerationFields& request,
   if (request.presence_penalty) params.presence_penalty = *request.presence_penalty;
   params.seed = request.seed ? *request.seed : std::random_device{}();
   params.logit_bias = request.logit_bias;
+  if (request.ignore_eos) {
+    for (int32_t id : context.tokenizer->vocab().end_of_generation()) {
+      params.logit_bias.emplace_back(id, -std::numeric_limits<float>::infinity());
+    }
+  }
   params.logprobs = request.logprobs;
   params.top_logprobs = request.top_logprobs;
   return params;
@@ -71,7 +77,7 @@ std::variant<engine::GenerationRequest, ApiError> build_chat_generation(
 
   engine::GenerationRequest generation;
   generation.prompt = tokenize_prompt(*prompt, context);
-  generation.sampling = sampling_for(request, context.defaults);
+  generation.sampling = sampling_for(request, context);
   generation.max_tokens =
       request.max_tokens ? static_cast<int32_t>(*request.max_tokens) : context.defaults.max_tokens;
   generation.stop = request.stop;

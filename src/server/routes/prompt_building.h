@@ -22,6 +22,6 @@ std::vector<int32_t> tokenize_prompt(const std::string& text, const ServingConte
 
 // Request fields over server defaults.
 sampling::SamplingParams sampling_for(const GenerationFields& request,
-                                      const ServingDefaults& defaults);
+                                      const ServingContext& context);
 
 }  // namespace ingot::server
