@@ -38,6 +38,10 @@ Result<LoadedModel> LoadedModel::load(const std::string& path) {
   const auto& special = loaded.tokenizer->vocab().special_ids();
   loaded.bos_text = special_text(*loaded.tokenizer, special.bos);
   loaded.eos_text = special_text(*loaded.tokenizer, special.eos);
+  if (loaded.own_template) {
+    loaded.tool_call_family = chat::tool_calls::detect_tool_call_family(source);
+    loaded.template_renders_tools = chat::tool_calls::template_renders_tools(source);
+  }
   if (source.find("<think>") != std::string::npos && source.find("</think>") != std::string::npos) {
     loaded.reasoning_tags = engine::ReasoningTags{};
   }

@@ -9,6 +9,7 @@
 
 #include "chat/chat_template.h"
 #include "chat/chatml.h"
+#include "chat/tool_calls/tool_call_family.h"
 #include "engine/reasoning_splitter.h"
 #include "model/model.h"
 #include "tokenizer/tokenizer.h"
@@ -25,6 +26,10 @@ struct LoadedModel {
   std::string eos_text;
   // Set when the template thinks between <think> tags.
   std::optional<engine::ReasoningTags> reasoning_tags;
+  // How the model writes tool calls, and whether its template shows it the
+  // tools (else they are described in a system message). ChatML: neither.
+  chat::tool_calls::ToolCallFamily tool_call_family = chat::tool_calls::ToolCallFamily::kGeneric;
+  bool template_renders_tools = false;
 
   static Result<LoadedModel> load(const std::string& path);
 

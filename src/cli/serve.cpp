@@ -59,6 +59,8 @@ int serve(ServeOptions options) {
   context.bos_text = loaded->bos_text;
   context.eos_text = loaded->eos_text;
   context.reasoning_tags = loaded->reasoning_tags;
+  context.tool_call_family = loaded->tool_call_family;
+  context.template_renders_tools = loaded->template_renders_tools;
   context.engine = engine->get();
   context.defaults = options.defaults;
   context.metrics = &metrics;

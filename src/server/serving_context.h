@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "chat/chat_template.h"
+#include "chat/tool_calls/tool_call_family.h"
 #include "engine/engine.h"
 #include "sampling/params.h"
 #include "server/metrics.h"
@@ -32,6 +33,8 @@ struct ServingContext {
   const chat::ChatTemplate* chat_template = nullptr;  // the model's, or ChatML
   std::string bos_text;
   std::string eos_text;
+  chat::tool_calls::ToolCallFamily tool_call_family = chat::tool_calls::ToolCallFamily::kGeneric;
+  bool template_renders_tools = false;  // else tools go into a system message
   // Set when the template thinks between tags: replies are split into
   // reasoning_content and content.
   std::optional<engine::ReasoningTags> reasoning_tags;

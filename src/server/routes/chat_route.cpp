@@ -29,9 +29,12 @@ asio::awaitable<void> serve_chat(HttpExchange& exchange, ServingContext& context
     co_await exchange.respond_error(std::move(*error));
     co_return;
   }
-  co_await submit_and_reply(exchange, context,
-                            std::move(std::get<engine::GenerationRequest>(generation)), request,
-                            ReplyShape::kChat);
+  ChatGeneration& ready = std::get<ChatGeneration>(generation);
+  ToolCallReading tool_calls;
+  tool_calls.family = ready.tool_call_family;
+  tool_calls.id_seed = ready.generation.sampling.seed;
+  co_await submit_and_reply(exchange, context, std::move(ready.generation), request,
+                            ReplyShape::kChat, tool_calls);
 }
 
 }  // namespace

@@ -2,10 +2,14 @@
 
 #include <spdlog/spdlog.h>
 
+#include "chat/tool_calls/tool_call_id.h"
+#include "chat/tool_calls/tool_call_stream.h"
 #include "server/engine_events.h"
 
 namespace ingot::server {
 namespace {
+
+namespace tools = chat::tool_calls;
 
 struct ReplyOptions {
   ReplyShape shape = ReplyShape::kChat;
@@ -14,7 +18,44 @@ struct ReplyOptions {
   bool logprobs = false;
   bool top_logprobs = false;
   CompletionIdentity identity;
+  ToolCallReading tool_calls;
+
+  tools::ToolCallIdGenerator call_ids() const {
+    return tools::ToolCallIdGenerator(tool_calls.id_seed, tools::id_style_for(*tool_calls.family));
+  }
 };
+
+// A reply that made calls and ended by itself ends for them.
+ordered_json finish_reason_json(engine::FinishReason reason, size_t calls) {
+  if (calls > 0 && reason == engine::FinishReason::kStop) return "tool_calls";
+  return finish_reason_name(reason);
+}
+
+ordered_json tool_calls_json(const std::vector<tools::ToolCall>& calls) {
+  ordered_json list = ordered_json::array();
+  for (const auto& call : calls) {
+    list.push_back({{"id", call.id},
+                    {"type", "function"},
+                    {"function", {{"name", call.name}, {"arguments", call.arguments}}}});
+  }
+  return list;
+}
+
+// One call's piece of a stream, as OpenAI sends it: id, type and name on
+// the call's first delta, then only arguments.
+ordered_json tool_call_delta_json(const tools::ToolCallDelta& delta) {
+  ordered_json call;
+  call["index"] = delta.index;
+  if (delta.id) {
+    call["id"] = *delta.id;
+    call["type"] = "function";
+  }
+  ordered_json function;
+  if (delta.name) function["name"] = *delta.name;
+  function["arguments"] = delta.arguments;
+  call["function"] = std::move(function);
+  return call;
+}
 
 // Builds the JSON of every message of one reply, chat or text shaped.
 class ReplyWriter {
@@ -51,17 +92,25 @@ class ReplyWriter {
   ordered_json whole(const engine::CollectedReply& reply) const {
     ordered_json choice;
     choice["index"] = 0;
+    size_t calls = 0;
     if (options_.shape == ReplyShape::kChat) {
       ordered_json message;
       message["role"] = "assistant";
       message["content"] = reply.content;
       if (!reply.reasoning.empty()) message["reasoning_content"] = reply.reasoning;
+      if (options_.tool_calls.family) {
+        tools::ParsedReply parsed = tools::parse_tool_calls(
+            reply.content, *options_.tool_calls.family, options_.call_ids());
+        message["content"] = parsed.content ? ordered_json(*parsed.content) : ordered_json(nullptr);
+        if (!parsed.tool_calls.empty()) message["tool_calls"] = tool_calls_json(parsed.tool_calls);
+        calls = parsed.tool_calls.size();
+      }
       choice["message"] = std::move(message);
     } else {
       choice["text"] = reply.content;
     }
     choice["logprobs"] = options_.logprobs ? logprobs(reply.tokens) : ordered_json(nullptr);
-    choice["finish_reason"] = finish_reason_name(reply.finish->reason);
+    choice["finish_reason"] = finish_reason_json(reply.finish->reason, calls);
     ordered_json json =
         envelope(options_.shape == ReplyShape::kChat ? "chat.completion" : "text_completion");
     json["choices"] = ordered_json::array({std::move(choice)});
@@ -155,9 +204,34 @@ asio::awaitable<void> reply_whole(HttpExchange& exchange, ServingContext& contex
   co_await exchange.respond(http::status::ok, dump(body), "application/json");
 }
 
+// Sends what the tool-call parser let out of a piece of content: the
+// content (with the piece's tokens when logprobs are asked for), then the
+// call deltas. False when the client is gone.
+asio::awaitable<bool> send_parsed_delta(HttpExchange& exchange, const ReplyWriter& writer,
+                                        const ReplyOptions& options, tools::ReplyDelta delta,
+                                        const std::vector<engine::GeneratedToken>* tokens) {
+  bool with_tokens = options.logprobs && tokens != nullptr && !tokens->empty();
+  if (!delta.content.empty() || with_tokens) {
+    ordered_json content = {{"content", delta.content}};
+    std::string chunk = dump(writer.chunk(content, nullptr, tokens));
+    if (!co_await exchange.send_event(chunk)) co_return false;
+  }
+  if (!delta.tool_calls.empty()) {
+    ordered_json calls = ordered_json::array();
+    for (const auto& call : delta.tool_calls) calls.push_back(tool_call_delta_json(call));
+    ordered_json tool_calls = {{"tool_calls", std::move(calls)}};
+    std::string chunk = dump(writer.chunk(tool_calls, nullptr, nullptr));
+    if (!co_await exchange.send_event(chunk)) co_return false;
+  }
+  co_return true;
+}
+
 asio::awaitable<void> reply_stream(HttpExchange& exchange, ServingContext& context,
                                    EngineEvents& events, const ReplyWriter& writer,
                                    const ReplyOptions& options) {
+  std::optional<tools::ToolCallStreamParser> call_parser;
+  if (options.tool_calls.family)
+    call_parser.emplace(*options.tool_calls.family, options.call_ids());
   if (!co_await exchange.begin_event_stream()) {
     record_cancelled(exchange, context);
     co_return;
@@ -181,7 +255,11 @@ asio::awaitable<void> reply_stream(HttpExchange& exchange, ServingContext& conte
         ordered_json delta = {{"reasoning_content", text->reasoning}};
         ok = co_await exchange.send_event(dump(writer.chunk(delta, nullptr, nullptr)));
       }
-      if (ok && (!text->content.empty() || !text->tokens.empty())) {
+      if (ok && call_parser) {
+        tools::ReplyDelta parsed = call_parser->push(text->content);
+        ok =
+            co_await send_parsed_delta(exchange, writer, options, std::move(parsed), &text->tokens);
+      } else if (ok && (!text->content.empty() || !text->tokens.empty())) {
         ordered_json delta = {{"content", text->content}};
         ok = co_await exchange.send_event(dump(writer.chunk(delta, nullptr, &text->tokens)));
       }
@@ -192,7 +270,16 @@ asio::awaitable<void> reply_stream(HttpExchange& exchange, ServingContext& conte
     } else if (auto* finish = std::get_if<engine::FinishEvent>(&*event)) {
       record_usage(exchange, context, finish->usage);
       if (finish->reason == engine::FinishReason::kCancelled) record_cancelled(exchange, context);
-      ordered_json reason = finish_reason_name(finish->reason);
+      size_t calls = 0;
+      if (call_parser) {
+        tools::ReplyDelta rest = call_parser->finish();
+        calls = call_parser->call_count();
+        if (!co_await send_parsed_delta(exchange, writer, options, std::move(rest), nullptr)) {
+          record_cancelled(exchange, context);
+          co_return;
+        }
+      }
+      ordered_json reason = finish_reason_json(finish->reason, calls);
       co_await exchange.send_event(dump(writer.chunk(ordered_json::object(), reason, nullptr)));
       if (options.include_usage) {
         co_await exchange.send_event(dump(writer.usage_chunk(finish->usage)));
@@ -243,8 +330,10 @@ ReplyOptions reply_options(const GenerationFields& request, ReplyShape shape,
 
 asio::awaitable<void> submit_and_reply(HttpExchange& exchange, ServingContext& context,
                                        engine::GenerationRequest generation,
-                                       const GenerationFields& request, ReplyShape shape) {
+                                       const GenerationFields& request, ReplyShape shape,
+                                       ToolCallReading tool_calls) {
   ReplyOptions options = reply_options(request, shape, context);
+  options.tool_calls = tool_calls;
   Result<engine::RequestHandle> handle = context.engine->submit(std::move(generation));
   if (!handle.ok()) {
     ApiError error = admission_error(handle.error());

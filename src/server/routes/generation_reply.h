@@ -2,6 +2,10 @@
 // Answers a submitted generation, whole or as a Server-Sent Events stream,
 // in the shape of a chat completion or a text completion.
 
+#include <cstdint>
+#include <optional>
+
+#include "chat/tool_calls/tool_call_family.h"
 #include "engine/request_handle.h"
 #include "server/http/http_exchange.h"
 #include "server/openai/chat_response.h"
@@ -12,11 +16,20 @@ namespace ingot::server {
 
 enum class ReplyShape { kChat, kText };
 
+// How a chat reply is read for tool calls: not at all, or in one family's
+// syntax with ids drawn from a seed (the request's, so that a streamed and
+// a whole reply with the same seed name their calls alike).
+struct ToolCallReading {
+  std::optional<chat::tool_calls::ToolCallFamily> family;
+  uint64_t id_seed = 0;
+};
+
 // Submits `generation` to the engine and answers it in `shape`: a refusal
 // (full queue, context exceeded, shutting down) before any reply byte,
 // else the whole reply or its event stream as `request` asked.
 asio::awaitable<void> submit_and_reply(HttpExchange& exchange, ServingContext& context,
                                        engine::GenerationRequest generation,
-                                       const GenerationFields& request, ReplyShape shape);
+                                       const GenerationFields& request, ReplyShape shape,
+                                       ToolCallReading tool_calls = {});
 
 }  // namespace ingot::server

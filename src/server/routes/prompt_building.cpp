@@ -3,6 +3,7 @@
 #include <limits>
 #include <random>
 
+#include "chat/tool_calls/tool_call_family.h"
 #include "engine/prompt_tokens.h"
 
 namespace ingot::server {
@@ -64,10 +65,22 @@ sampling::SamplingParams sampling_for(const GenerationFields& request,
   return params;
 }
 
-std::variant<engine::GenerationRequest, ApiError> build_chat_generation(
-    const ChatRequest& request, const ServingContext& context) {
+std::variant<ChatGeneration, ApiError> build_chat_generation(const ChatRequest& request,
+                                                             const ServingContext& context) {
+  ChatGeneration result;
   chat::ChatPromptInput input;
   input.messages = flatten_text_parts(request.messages);
+  // With tool_choice "none" the model is not shown the tools at all, so it
+  // has nothing to call.
+  if (!request.tools.empty() && request.tool_choice.mode != ToolChoice::Mode::kNone) {
+    if (context.template_renders_tools) {
+      input.tools = request.tools;
+      result.tool_call_family = context.tool_call_family;
+    } else {
+      input.messages = chat::tool_calls::with_generic_tool_prompt(input.messages, request.tools);
+      result.tool_call_family = chat::tool_calls::ToolCallFamily::kGeneric;
+    }
+  }
   input.add_generation_prompt = true;
   input.bos_token = context.bos_text;
   input.eos_token = context.eos_text;
@@ -75,7 +88,7 @@ std::variant<engine::GenerationRequest, ApiError> build_chat_generation(
   Result<std::string> prompt = context.chat_template->render(input);
   if (!prompt.ok()) return template_error(prompt.error());
 
-  engine::GenerationRequest generation;
+  engine::GenerationRequest& generation = result.generation;
   generation.prompt = tokenize_prompt(*prompt, context);
   generation.sampling = sampling_for(request, context);
   generation.max_tokens =
@@ -86,7 +99,7 @@ std::variant<engine::GenerationRequest, ApiError> build_chat_generation(
     generation.prompt_opens_reasoning =
         engine::prompt_opens_reasoning(*prompt, *context.reasoning_tags);
   }
-  return generation;
+  return result;
 }
 
 }  // namespace ingot::server

@@ -2,6 +2,7 @@
 // From a validated request to what the engine takes: the rendered and
 // tokenized prompt, and sampling settings with server defaults filled in.
 
+#include <optional>
 #include <string>
 #include <variant>
 
@@ -12,9 +13,18 @@
 
 namespace ingot::server {
 
-// Renders the chat template (ChatML when the model has none) and tokenizes.
-std::variant<engine::GenerationRequest, ApiError> build_chat_generation(
-    const ChatRequest& request, const ServingContext& context);
+// A chat request ready for the engine, and how its reply is read.
+struct ChatGeneration {
+  engine::GenerationRequest generation;
+  // Set when the request offers tools: the reply is parsed for calls
+  // written in this family's syntax.
+  std::optional<chat::tool_calls::ToolCallFamily> tool_call_family;
+};
+
+// Renders the chat template (ChatML when the model has none) with the
+// request's tools, and tokenizes.
+std::variant<ChatGeneration, ApiError> build_chat_generation(const ChatRequest& request,
+                                                             const ServingContext& context);
 
 // Tokenizes text the way a prompt is: BOS as the model asks unless the text
 // already starts with it, special tokens parsed.
