@@ -5,6 +5,7 @@
 
 #include "chat/tool_calls/tool_call_family.h"
 #include "engine/prompt_tokens.h"
+#include "server/routes/reply_grammar.h"
 
 namespace ingot::server {
 namespace {
@@ -85,6 +86,8 @@ std::variant<ChatGeneration, ApiError> build_chat_generation(const ChatRequest& 
   input.bos_token = context.bos_text;
   input.eos_token = context.eos_text;
   input.extra_kwargs = request.chat_template_kwargs;
+  auto constraint = reply_grammar_for(request, result.tool_call_family);
+  if (auto* error = std::get_if<ApiError>(&constraint)) return std::move(*error);
   Result<std::string> prompt = context.chat_template->render(input);
   if (!prompt.ok()) return template_error(prompt.error());
 
@@ -94,6 +97,10 @@ std::variant<ChatGeneration, ApiError> build_chat_generation(const ChatRequest& 
   generation.max_tokens =
       request.max_tokens ? static_cast<int32_t>(*request.max_tokens) : context.defaults.max_tokens;
   generation.stop = request.stop;
+  if (auto& reply_grammar = std::get<std::optional<ReplyGrammar>>(constraint)) {
+    generation.sampling.grammar = std::move(reply_grammar->grammar);
+    generation.sampling.grammar_triggers = std::move(reply_grammar->triggers);
+  }
   if (context.reasoning_tags) {
     generation.reasoning = *context.reasoning_tags;
     generation.prompt_opens_reasoning =

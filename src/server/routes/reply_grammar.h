@@ -1,0 +1,34 @@
+#pragma once
+// The grammar a chat reply must follow, from what the request asks:
+// `response_format` json_object / json_schema, llama-server's `grammar`,
+// or a tool call that `tool_choice` requires (or, with "auto", one armed
+// when the model opens a call). Compiling happens here, before admission,
+// so a schema keyword ingot cannot enforce or a malformed grammar is a 400
+// naming it and never a reply that ignores it.
+
+#include <memory>
+#include <optional>
+#include <string>
+#include <variant>
+#include <vector>
+
+#include "chat/tool_calls/tool_call_family.h"
+#include "sampling/grammar/grammar.h"
+#include "server/api_error.h"
+#include "server/openai/chat_request.h"
+
+namespace ingot::server {
+
+struct ReplyGrammar {
+  std::shared_ptr<const sampling::grammar::Grammar> grammar;
+  // Empty: the grammar holds from the first token. Else decoding is free
+  // until one of these appears, and the grammar holds from there.
+  std::vector<std::string> triggers;
+};
+
+// No grammar (std::nullopt) when the reply is free text. `tool_family` is
+// set when the request's tools are offered to the model.
+std::variant<std::optional<ReplyGrammar>, ApiError> reply_grammar_for(
+    const ChatRequest& request, std::optional<chat::tool_calls::ToolCallFamily> tool_family);
+
+}  // namespace ingot::server
