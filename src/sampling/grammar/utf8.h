@@ -36,6 +36,8 @@ inline bool partial_range(const PartialUtf8& partial, char32_t& first, char32_t&
   static constexpr char32_t kMinByLength[5] = {0, 0, 0x80, 0x800, 0x10000};
   if (first < kMinByLength[partial.length]) first = kMinByLength[partial.length];
   if (last > 0x10FFFF) last = 0x10FFFF;
+  // ED A0..BF only ever completes to a surrogate: no valid character.
+  if (first >= 0xD800 && last <= 0xDFFF) return false;
   return first <= last;
 }
 
