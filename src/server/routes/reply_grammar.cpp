@@ -12,9 +12,9 @@ using GrammarOrError = std::variant<std::optional<ReplyGrammar>, ApiError>;
 GrammarOrError compiled(const std::string& gbnf, const std::string& param, const char* code) {
   auto parsed = grammar::parse_gbnf(gbnf);
   if (!parsed.ok()) {
-    return invalid_request("'" + param + "' does not give a usable grammar: " +
-                               parsed.error().describe(),
-                           param, code);
+    return invalid_request(
+        "'" + param + "' does not give a usable grammar: " + parsed.error().describe(), param,
+        code);
   }
   return ReplyGrammar{std::move(parsed).value(), {}};
 }
@@ -25,9 +25,9 @@ GrammarOrError schema_grammar(const ResponseFormat& format) {
       format.schema.is_null() ? nlohmann::ordered_json::object() : format.schema;
   auto gbnf = grammar::json_schema_to_gbnf(schema);
   if (!gbnf.ok()) {
-    return invalid_request("'response_format.json_schema.schema' cannot be enforced: " +
-                               gbnf.error().message(),
-                           "response_format.json_schema.schema", "unsupported_schema");
+    return invalid_request(
+        "'response_format.json_schema.schema' cannot be enforced: " + gbnf.error().message(),
+        "response_format.json_schema.schema", "unsupported_schema");
   }
   return compiled(*gbnf, "response_format.json_schema.schema", "unsupported_schema");
 }
