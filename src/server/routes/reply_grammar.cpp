@@ -2,6 +2,7 @@
 
 #include "sampling/grammar/gbnf_parser.h"
 #include "sampling/grammar/json_schema_grammar.h"
+#include "sampling/grammar/tool_call_grammar.h"
 
 namespace ingot::server {
 namespace {
@@ -32,15 +33,52 @@ GrammarOrError schema_grammar(const ResponseFormat& format) {
   return compiled(*gbnf, "response_format.json_schema.schema", "unsupported_schema");
 }
 
+GrammarOrError tool_grammar(const ChatRequest& request, chat::tool_calls::ToolCallFamily family) {
+  grammar::ToolCallGrammarOptions options;
+  options.family = family;
+  options.tools = request.tools;
+  options.parallel_tool_calls = request.parallel_tool_calls;
+  switch (request.tool_choice.mode) {
+    case ToolChoice::Mode::kRequired:
+      options.choice = grammar::ToolChoice::kRequired;
+      break;
+    case ToolChoice::Mode::kFunction:
+      options.choice = grammar::ToolChoice::kFunction;
+      options.function_name = request.tool_choice.function;
+      break;
+    case ToolChoice::Mode::kAuto:
+    case ToolChoice::Mode::kNone:
+      options.choice = grammar::ToolChoice::kAuto;
+      break;
+  }
+  auto call = grammar::tool_call_grammar(options);
+  if (!call.ok()) {
+    return invalid_request("'tools' cannot be enforced: " + call.error().message(), "tools",
+                           "unsupported_schema");
+  }
+  GrammarOrError result = compiled(call->gbnf, "tools", "unsupported_schema");
+  if (auto* ready = std::get_if<std::optional<ReplyGrammar>>(&result)) {
+    (*ready)->triggers = call->triggers;
+  }
+  return result;
+}
+
 }  // namespace
 
 std::variant<std::optional<ReplyGrammar>, ApiError> reply_grammar_for(
     const ChatRequest& request, std::optional<chat::tool_calls::ToolCallFamily> tool_family) {
-  (void)tool_family;  // tool-call grammars: see tool_call_grammar (wired with it)
   if (request.grammar) return compiled(*request.grammar, "grammar", "invalid_grammar");
+  // A required call constrains the reply from its first token.
+  bool call_required = request.tool_choice.mode == ToolChoice::Mode::kRequired ||
+                       request.tool_choice.mode == ToolChoice::Mode::kFunction;
+  if (tool_family && call_required) return tool_grammar(request, *tool_family);
   switch (request.response_format.kind) {
     case ResponseFormat::Kind::kText:
+      // With "auto" the call grammar arms when the model opens a call.
+      if (tool_family) return tool_grammar(request, *tool_family);
       return std::optional<ReplyGrammar>();
+    // A JSON reply format holds from the first token, so with "auto" tools
+    // the model answers in that format rather than calling (docs/api.md).
     case ResponseFormat::Kind::kJsonObject:
       return compiled(grammar::any_json_object_gbnf(), "response_format", "invalid_grammar");
     case ResponseFormat::Kind::kJsonSchema:
