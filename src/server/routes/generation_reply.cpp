@@ -2,6 +2,7 @@
 
 #include <spdlog/spdlog.h>
 
+#include "chat/tool_calls/openai_json.h"
 #include "chat/tool_calls/tool_call_id.h"
 #include "chat/tool_calls/tool_call_stream.h"
 #include "server/engine_events.h"
@@ -29,32 +30,6 @@ struct ReplyOptions {
 ordered_json finish_reason_json(engine::FinishReason reason, size_t calls) {
   if (calls > 0 && reason == engine::FinishReason::kStop) return "tool_calls";
   return finish_reason_name(reason);
-}
-
-ordered_json tool_calls_json(const std::vector<tools::ToolCall>& calls) {
-  ordered_json list = ordered_json::array();
-  for (const auto& call : calls) {
-    list.push_back({{"id", call.id},
-                    {"type", "function"},
-                    {"function", {{"name", call.name}, {"arguments", call.arguments}}}});
-  }
-  return list;
-}
-
-// One call's piece of a stream, as OpenAI sends it: id, type and name on
-// the call's first delta, then only arguments.
-ordered_json tool_call_delta_json(const tools::ToolCallDelta& delta) {
-  ordered_json call;
-  call["index"] = delta.index;
-  if (delta.id) {
-    call["id"] = *delta.id;
-    call["type"] = "function";
-  }
-  ordered_json function;
-  if (delta.name) function["name"] = *delta.name;
-  function["arguments"] = delta.arguments;
-  call["function"] = std::move(function);
-  return call;
 }
 
 // Builds the JSON of every message of one reply, chat or text shaped.
@@ -102,7 +77,12 @@ class ReplyWriter {
         tools::ParsedReply parsed = tools::parse_tool_calls(
             reply.content, *options_.tool_calls.family, options_.call_ids());
         message["content"] = parsed.content ? ordered_json(*parsed.content) : ordered_json(nullptr);
-        if (!parsed.tool_calls.empty()) message["tool_calls"] = tool_calls_json(parsed.tool_calls);
+        if (!parsed.tool_calls.empty()) {
+          ordered_json calls_json = ordered_json::array();
+          for (const auto& call : parsed.tool_calls)
+            calls_json.push_back(tools::tool_call_json(call));
+          message["tool_calls"] = std::move(calls_json);
+        }
         calls = parsed.tool_calls.size();
       }
       choice["message"] = std::move(message);
@@ -218,7 +198,7 @@ asio::awaitable<bool> send_parsed_delta(HttpExchange& exchange, const ReplyWrite
   }
   if (!delta.tool_calls.empty()) {
     ordered_json calls = ordered_json::array();
-    for (const auto& call : delta.tool_calls) calls.push_back(tool_call_delta_json(call));
+    for (const auto& call : delta.tool_calls) calls.push_back(tools::tool_call_delta_json(call));
     ordered_json tool_calls = {{"tool_calls", std::move(calls)}};
     std::string chunk = dump(writer.chunk(tool_calls, nullptr, nullptr));
     if (!co_await exchange.send_event(chunk)) co_return false;
