@@ -87,7 +87,7 @@ test('a named function is the one called, once without parallel calls', { skip }
   }
 });
 
-test('a streamed tool call reassembles to the whole reply\'s call', { skip }, async () => {
+test('a streamed tool call reassembles to the same call as the whole reply', { skip }, async () => {
   const request = { model, messages, tools, tool_choice: 'required', seed: 21, temperature: 1.0, max_tokens: 300 };
   const whole = await client.chat.completions.create(request);
   const stream = await client.chat.completions.create({ ...request, stream: true });
