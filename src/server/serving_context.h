@@ -13,6 +13,7 @@
 #include "chat/tool_calls/tool_call_family.h"
 #include "engine/engine.h"
 #include "sampling/params.h"
+#include "server/grammar_cache.h"
 #include "server/metrics.h"
 #include "tokenizer/tokenizer.h"
 
@@ -42,6 +43,9 @@ struct ServingContext {
   ServingDefaults defaults;
   std::chrono::milliseconds shutdown_grace{10'000};
   Metrics* metrics = nullptr;
+  // response_format, grammar and tool-call grammars; a cache, so mutable
+  // even in a context the routes only read.
+  mutable GrammarCache grammars;
   std::atomic<bool> ready{false};
 
   std::vector<std::string> model_ids() const {

@@ -86,7 +86,7 @@ std::variant<ChatGeneration, ApiError> build_chat_generation(const ChatRequest& 
   input.bos_token = context.bos_text;
   input.eos_token = context.eos_text;
   input.extra_kwargs = request.chat_template_kwargs;
-  auto constraint = reply_grammar_for(request, result.tool_call_family);
+  auto constraint = reply_grammar_for(request, result.tool_call_family, context.grammars);
   if (auto* error = std::get_if<ApiError>(&constraint)) return std::move(*error);
   Result<std::string> prompt = context.chat_template->render(input);
   if (!prompt.ok()) return template_error(prompt.error());

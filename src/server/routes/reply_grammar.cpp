@@ -1,6 +1,5 @@
 #include "server/routes/reply_grammar.h"
 
-#include "sampling/grammar/gbnf_parser.h"
 #include "sampling/grammar/json_schema_grammar.h"
 #include "sampling/grammar/tool_call_grammar.h"
 
@@ -10,8 +9,9 @@ namespace {
 namespace grammar = sampling::grammar;
 using GrammarOrError = std::variant<std::optional<ReplyGrammar>, ApiError>;
 
-GrammarOrError compiled(const std::string& gbnf, const std::string& param, const char* code) {
-  auto parsed = grammar::parse_gbnf(gbnf);
+GrammarOrError compiled(GrammarCache& grammars, const std::string& gbnf, const std::string& param,
+                        const char* code) {
+  auto parsed = grammars.get(gbnf);
   if (!parsed.ok()) {
     return invalid_request(
         "'" + param + "' does not give a usable grammar: " + parsed.error().describe(), param,
@@ -20,7 +20,7 @@ GrammarOrError compiled(const std::string& gbnf, const std::string& param, const
   return ReplyGrammar{std::move(parsed).value(), {}};
 }
 
-GrammarOrError schema_grammar(const ResponseFormat& format) {
+GrammarOrError schema_grammar(const ResponseFormat& format, GrammarCache& grammars) {
   // A json_schema without a schema accepts any JSON value.
   nlohmann::ordered_json schema =
       format.schema.is_null() ? nlohmann::ordered_json::object() : format.schema;
@@ -30,10 +30,11 @@ GrammarOrError schema_grammar(const ResponseFormat& format) {
         "'response_format.json_schema.schema' cannot be enforced: " + gbnf.error().message(),
         "response_format.json_schema.schema", "unsupported_schema");
   }
-  return compiled(*gbnf, "response_format.json_schema.schema", "unsupported_schema");
+  return compiled(grammars, *gbnf, "response_format.json_schema.schema", "unsupported_schema");
 }
 
-GrammarOrError tool_grammar(const ChatRequest& request, chat::tool_calls::ToolCallFamily family) {
+GrammarOrError tool_grammar(const ChatRequest& request, chat::tool_calls::ToolCallFamily family,
+                            GrammarCache& grammars) {
   grammar::ToolCallGrammarOptions options;
   options.family = family;
   options.tools = request.tools;
@@ -56,7 +57,7 @@ GrammarOrError tool_grammar(const ChatRequest& request, chat::tool_calls::ToolCa
     return invalid_request("'tools' cannot be enforced: " + call.error().message(), "tools",
                            "unsupported_schema");
   }
-  GrammarOrError result = compiled(call->gbnf, "tools", "unsupported_schema");
+  GrammarOrError result = compiled(grammars, call->gbnf, "tools", "unsupported_schema");
   if (auto* ready = std::get_if<std::optional<ReplyGrammar>>(&result)) {
     (*ready)->triggers = call->triggers;
   }
@@ -66,23 +67,25 @@ GrammarOrError tool_grammar(const ChatRequest& request, chat::tool_calls::ToolCa
 }  // namespace
 
 std::variant<std::optional<ReplyGrammar>, ApiError> reply_grammar_for(
-    const ChatRequest& request, std::optional<chat::tool_calls::ToolCallFamily> tool_family) {
-  if (request.grammar) return compiled(*request.grammar, "grammar", "invalid_grammar");
+    const ChatRequest& request, std::optional<chat::tool_calls::ToolCallFamily> tool_family,
+    GrammarCache& grammars) {
+  if (request.grammar) return compiled(grammars, *request.grammar, "grammar", "invalid_grammar");
   // A required call constrains the reply from its first token.
   bool call_required = request.tool_choice.mode == ToolChoice::Mode::kRequired ||
                        request.tool_choice.mode == ToolChoice::Mode::kFunction;
-  if (tool_family && call_required) return tool_grammar(request, *tool_family);
+  if (tool_family && call_required) return tool_grammar(request, *tool_family, grammars);
   switch (request.response_format.kind) {
     case ResponseFormat::Kind::kText:
       // With "auto" the call grammar arms when the model opens a call.
-      if (tool_family) return tool_grammar(request, *tool_family);
+      if (tool_family) return tool_grammar(request, *tool_family, grammars);
       return std::optional<ReplyGrammar>();
     // A JSON reply format holds from the first token, so with "auto" tools
     // the model answers in that format rather than calling (docs/api.md).
     case ResponseFormat::Kind::kJsonObject:
-      return compiled(grammar::any_json_object_gbnf(), "response_format", "invalid_grammar");
+      return compiled(grammars, grammar::any_json_object_gbnf(), "response_format",
+                      "invalid_grammar");
     case ResponseFormat::Kind::kJsonSchema:
-      return schema_grammar(request.response_format);
+      return schema_grammar(request.response_format, grammars);
   }
   return std::optional<ReplyGrammar>();
 }

@@ -15,6 +15,7 @@
 #include "chat/tool_calls/tool_call_family.h"
 #include "sampling/grammar/grammar.h"
 #include "server/api_error.h"
+#include "server/grammar_cache.h"
 #include "server/openai/chat_request.h"
 
 namespace ingot::server {
@@ -28,7 +29,9 @@ struct ReplyGrammar {
 
 // No grammar (std::nullopt) when the reply is free text. `tool_family` is
 // set when the request's tools are offered to the model.
+// Grammars are compiled through `grammars`, so repeated ones are shared.
 std::variant<std::optional<ReplyGrammar>, ApiError> reply_grammar_for(
-    const ChatRequest& request, std::optional<chat::tool_calls::ToolCallFamily> tool_family);
+    const ChatRequest& request, std::optional<chat::tool_calls::ToolCallFamily> tool_family,
+    GrammarCache& grammars);
 
 }  // namespace ingot::server
