@@ -23,26 +23,35 @@ test('a missing or wrong API key is a 401 AuthenticationError; /health needs non
 });
 
 test('a full queue is refused with 503 and Retry-After before any stream starts', { skip }, async () => {
-  const server = await startServer(sharedModel('stories260K.gguf'), ['--parallel', '1', '--max-queue', '0']);
+  // The one slot must stay busy while the other requests arrive: tiny-qwen3
+  // decoding thousands of tokens (ignore_eos) takes seconds, where
+  // stories260K fills its whole context in milliseconds. The busy stream is
+  // drained as it goes, so it is never cancelled as a slow reader.
+  const server = await startServer(sharedModel('tiny-qwen3-f16.gguf'), ['--parallel', '1', '--max-queue', '0']);
   const client = new OpenAI({ baseURL: server.baseURL, apiKey: 'x', maxRetries: 0 });
+  const qwen = 'tiny-qwen3-f16';
   try {
     const busy = await client.chat.completions.create(
-      { model, messages, temperature: 1, stream: true, logit_bias: { 2: -100 } });
+      { model: qwen, messages, temperature: 1, stream: true, max_tokens: 3500, ignore_eos: true });
     const iterator = busy[Symbol.asyncIterator]();
-    await iterator.next();  // the only slot is now decoding
+    await iterator.next();  // the only slot is now taken
+    const drained = (async () => {
+      for (let r = await iterator.next(); !r.done; r = await iterator.next());
+    })().catch(() => {});
     const refused = await fetch(`${server.baseURL}/chat/completions`, {
       method: 'POST',
       headers: { 'content-type': 'application/json' },
-      body: JSON.stringify({ model, messages, stream: true }),
+      body: JSON.stringify({ model: qwen, messages, stream: true }),
     });
     assert.equal(refused.status, 503);
     assert.equal(refused.headers.get('retry-after'), '1');
     assert.equal((await refused.json()).error.code, 'server_busy');
     await assert.rejects(
-      client.chat.completions.create({ model, messages }),
+      client.chat.completions.create({ model: qwen, messages }),
       (e) => e instanceof OpenAI.InternalServerError && e.status === 503,
     );
-    await iterator.return();
+    busy.controller.abort();
+    await drained;
   } finally {
     await server.stop();
   }
