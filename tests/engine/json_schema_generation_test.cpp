@@ -103,6 +103,12 @@ class JsonSchemaGenerationTest : public ::testing::Test {
 };
 
 TEST_F(JsonSchemaGenerationTest, EveryCorpusSchemaGeneratesCompleteParsingValues) {
+#if defined(__SANITIZE_ADDRESS__)
+  // Minutes under the sanitizers for no new code path: the grammar masks and
+  // matcher in the engine run under asan in GrammarEngineTest, and this
+  // statistical run keeps `make test` within its time budget in release.
+  GTEST_SKIP() << "a release-build test (statistics over 126 generations)";
+#endif
   std::filesystem::path dir = ::ingot::testing::source_dir() / "tests/sampling/schemas";
   std::vector<std::filesystem::path> files;
   for (const auto& entry : std::filesystem::directory_iterator(dir)) files.push_back(entry.path());
