@@ -66,7 +66,8 @@ class PseudoTerminal {
 
   // Waits for the program to end; one that has stalled is killed first.
   int wait_exit() {
-    read_until("\x04end-of-output\x04");  // drains until the terminal closes
+    bool open = true;
+    while (open) open = fill();  // reads until the terminal closes
     if (stalled_) kill(pid_, SIGKILL);
     int status = 0;
     waitpid(pid_, &status, 0);
