@@ -69,23 +69,7 @@ class ReplyWriter {
     choice["index"] = 0;
     size_t calls = 0;
     if (options_.shape == ReplyShape::kChat) {
-      ordered_json message;
-      message["role"] = "assistant";
-      message["content"] = reply.content;
-      if (!reply.reasoning.empty()) message["reasoning_content"] = reply.reasoning;
-      if (options_.tool_calls.family) {
-        tools::ParsedReply parsed = tools::parse_tool_calls(
-            reply.content, *options_.tool_calls.family, options_.call_ids());
-        message["content"] = parsed.content ? ordered_json(*parsed.content) : ordered_json(nullptr);
-        if (!parsed.tool_calls.empty()) {
-          ordered_json calls_json = ordered_json::array();
-          for (const auto& call : parsed.tool_calls)
-            calls_json.push_back(tools::tool_call_json(call));
-          message["tool_calls"] = std::move(calls_json);
-        }
-        calls = parsed.tool_calls.size();
-      }
-      choice["message"] = std::move(message);
+      choice["message"] = message(reply, calls);
     } else {
       choice["text"] = reply.content;
     }
@@ -99,6 +83,25 @@ class ReplyWriter {
   }
 
  private:
+  // The assistant message of a whole chat reply; with tools, its content is
+  // what the calls leave and `calls` counts them.
+  ordered_json message(const engine::CollectedReply& reply, size_t& calls) const {
+    ordered_json message;
+    message["role"] = "assistant";
+    message["content"] = reply.content;
+    if (!reply.reasoning.empty()) message["reasoning_content"] = reply.reasoning;
+    if (!options_.tool_calls.family) return message;
+    tools::ParsedReply parsed =
+        tools::parse_tool_calls(reply.content, *options_.tool_calls.family, options_.call_ids());
+    message["content"] = parsed.content ? ordered_json(*parsed.content) : ordered_json(nullptr);
+    if (!parsed.tool_calls.empty()) {
+      ordered_json& list = message["tool_calls"] = ordered_json::array();
+      for (const auto& call : parsed.tool_calls) list.push_back(tools::tool_call_json(call));
+    }
+    calls = parsed.tool_calls.size();
+    return message;
+  }
+
   ordered_json envelope(const char* object) const {
     ordered_json json;
     json["id"] = options_.identity.id;
