@@ -15,9 +15,9 @@
 //             the same-length prompt with nothing to reuse.
 // Figures go to stdout as a table and, with --json FILE, as JSON.
 
-import { spawn } from 'node:child_process';
 import { writeFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
+import { startServer } from '../tests/e2e/harness.mjs';
 
 const { values: options } = parseArgs({
   options: {
@@ -38,33 +38,9 @@ let servedModel = 'unknown';  // read from /v1/models once the server is up
 
 // ---- server -------------------------------------------------------------
 
-function startServer() {
-  const args = ['serve', '--model', options.model, '--port', '0', '--parallel', options.parallel,
-    '--threads', options.threads, '--max-queue', '64'];
-  const proc = spawn(options.binary, args, { stdio: ['ignore', 'ignore', 'pipe'] });
-  let stderr = '';
-  return new Promise((resolve, reject) => {
-    proc.stderr.setEncoding('utf8');
-    proc.stderr.on('data', (chunk) => {
-      stderr += chunk;
-      const match = stderr.match(/on (http:\/\/127\.0\.0\.1:\d+)/);
-      if (match && !proc.started) {
-        proc.started = true;
-        resolve({ origin: match[1], stop: () => stopServer(proc) });
-      }
-    });
-    proc.on('exit', (code) => {
-      if (!proc.started) reject(new Error(`ingot serve exited with ${code}: ${stderr}`));
-    });
-  });
-}
-
-function stopServer(proc) {
-  return new Promise((resolve) => {
-    if (proc.exitCode !== null) return resolve();
-    proc.once('exit', () => resolve());
-    proc.kill('SIGTERM');
-  });
+function startIngot() {
+  return startServer(options.model, ['--parallel', options.parallel, '--threads', options.threads,
+    '--max-queue', '64'], { binary: options.binary });
 }
 
 // ---- one streamed request -----------------------------------------------
@@ -207,7 +183,7 @@ async function main() {
     console.error('usage: node bench/load.mjs --model FILE [--binary PATH] | --url ORIGIN');
     process.exit(2);
   }
-  const server = options.url ? { origin: options.url, stop: async () => {} } : await startServer();
+  const server = options.url ? { origin: options.url, stop: async () => {} } : await startIngot();
   const report = { parallel: Number(options.parallel), maxTokens, streams: [] };
   const scenarios = options.scenarios.split(',');
   try {

@@ -2,6 +2,9 @@
 import { spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import path from 'node:path';
+import { before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import OpenAI from 'openai';
 
 export const sharedDir = process.env.INGOT_SHARED_DIR ?? path.resolve(import.meta.dirname, '../../../shared');
 export const ingotBinary = process.env.INGOT_BINARY ?? path.resolve(import.meta.dirname, '../../build/release/ingot');
@@ -15,9 +18,11 @@ export function haveShared() {
 }
 
 // Resolves once the server prints its address; rejects if it exits first.
-export function startServer(model, extraArgs = []) {
-  const args = ['serve', '--model', model, '--port', '0', '--threads', '1', ...extraArgs];
-  const proc = spawn(ingotBinary, args, { stdio: ['ignore', 'ignore', 'pipe'] });
+// One compute thread unless `extraArgs` says otherwise.
+export function startServer(model, extraArgs = [], { binary = ingotBinary } = {}) {
+  const threads = extraArgs.includes('--threads') ? [] : ['--threads', '1'];
+  const args = ['serve', '--model', model, '--port', '0', ...threads, ...extraArgs];
+  const proc = spawn(binary, args, { stdio: ['ignore', 'ignore', 'pipe'] });
   let stderr = '';
   return new Promise((resolve, reject) => {
     proc.stderr.setEncoding('utf8');
@@ -49,4 +54,20 @@ export function stopServer(proc, signal = 'SIGTERM') {
     proc.once('exit', (code) => resolve(code));
     proc.kill(signal);
   });
+}
+
+// One server for a whole test file, on a model from ../shared: started
+// before the file's tests and required to exit 0 after them. `session.server`
+// and `session.client` (the openai SDK, no retries) are set once it is up.
+export function serverForFile(modelFile, extraArgs = [], clientOptions = {}) {
+  const session = { server: null, client: null };
+  before(async () => {
+    if (!haveShared()) return;
+    session.server = await startServer(sharedModel(modelFile), extraArgs);
+    session.client = new OpenAI({ baseURL: session.server.baseURL, apiKey: 'unused', maxRetries: 0, ...clientOptions });
+  });
+  after(async () => {
+    if (session.server) assert.equal(await session.server.stop(), 0);
+  });
+  return session;
 }

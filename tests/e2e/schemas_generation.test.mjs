@@ -4,30 +4,19 @@
 // (finish reason length) is exempt, as OpenAI documents; random weights
 // end strings rarely, so some are. INGOT_SCHEMA_GENERATIONS sets the
 // replies per schema (the acceptance run uses 50; the default keeps CI short).
-import { test, before, after } from 'node:test';
+import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import OpenAI from 'openai';
-import { startServer, sharedModel, haveShared } from './harness.mjs';
+import { serverForFile, haveShared } from './harness.mjs';
 import { loadCorpus, compileValidator } from './schema_corpus.mjs';
 
 const skip = haveShared() ? false : '../shared is absent: no test models';
 const perSchema = Number(process.env.INGOT_SCHEMA_GENERATIONS ?? 2);
 const maxTokens = 400;
-let server;
-let client;
-
-before(async () => {
-  if (skip) return;
-  server = await startServer(sharedModel('tiny-qwen3-f16.gguf'), ['--parallel', '4', '--ctx-size', '2048']);
-  client = new OpenAI({ baseURL: server.baseURL, apiKey: 'unused', maxRetries: 0, timeout: 300_000 });
-});
-
-after(async () => {
-  if (server) assert.equal(await server.stop(), 0);
-});
+const session = serverForFile('tiny-qwen3-f16.gguf', ['--parallel', '4', '--ctx-size', '2048'], { timeout: 300_000 });
 
 async function generate(entry, seed) {
-  const reply = await client.chat.completions.create({
+  const reply = await session.client.chat.completions.create({
     model: 'tiny-qwen3-f16',
     messages: [{ role: 'user', content: `Give me JSON: ${entry.description}` }],
     temperature: 1,

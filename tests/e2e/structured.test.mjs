@@ -3,26 +3,15 @@
 // llama-server's `grammar`, and the 400s for what cannot be enforced. The
 // model has random weights, so whatever shape a reply has comes from the
 // grammar, not from the model behaving.
-import { test, before, after } from 'node:test';
+import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import OpenAI from 'openai';
 import { zodResponseFormat } from 'openai/helpers/zod';
 import { z } from 'zod';
-import { startServer, sharedModel, haveShared } from './harness.mjs';
+import { serverForFile, haveShared } from './harness.mjs';
 
 const skip = haveShared() ? false : '../shared is absent: no test models';
-let server;
-let client;
-
-before(async () => {
-  if (skip) return;
-  server = await startServer(sharedModel('tiny-qwen3-f16.gguf'), ['--parallel', '2']);
-  client = new OpenAI({ baseURL: server.baseURL, apiKey: 'unused', maxRetries: 0 });
-});
-
-after(async () => {
-  if (server) assert.equal(await server.stop(), 0);
-});
+const session = serverForFile('tiny-qwen3-f16.gguf', ['--parallel', '2']);
 
 const model = 'tiny-qwen3-f16';
 const messages = [{ role: 'user', content: 'Report the weather in Paris as JSON.' }];
@@ -38,7 +27,7 @@ const Weather = z.object({
 
 test('chat.completions.parse with a zod schema returns a parsed object', { skip }, async () => {
   for (const seed of [1, 2, 3, 4, 5]) {
-    const reply = await client.chat.completions.parse({
+    const reply = await session.client.chat.completions.parse({
       model, messages, seed, temperature: 1.0, max_tokens: 400,
       response_format: zodResponseFormat(Weather, 'weather'),
     });
@@ -54,8 +43,8 @@ test('a streamed json_schema reply is the same JSON as the whole one', { skip },
     model, messages, seed: 11, temperature: 1.0, max_tokens: 400,
     response_format: zodResponseFormat(Weather, 'weather'),
   };
-  const whole = await client.chat.completions.create(request);
-  const stream = await client.chat.completions.create({ ...request, stream: true });
+  const whole = await session.client.chat.completions.create(request);
+  const stream = await session.client.chat.completions.create({ ...request, stream: true });
   let text = '';
   for await (const chunk of stream) text += chunk.choices[0]?.delta?.content ?? '';
   assert.equal(text, whole.choices[0].message.content);
@@ -64,7 +53,7 @@ test('a streamed json_schema reply is the same JSON as the whole one', { skip },
 
 test('json_object replies open an object and parse whenever they finish', { skip }, async () => {
   for (const seed of [1, 2, 3, 4, 5, 6]) {
-    const reply = await client.chat.completions.create({
+    const reply = await session.client.chat.completions.create({
       model, messages, seed, temperature: 1.0, max_tokens: 48,
       response_format: { type: 'json_object' },
     });
@@ -82,7 +71,7 @@ test('json_object replies open an object and parse whenever they finish', { skip
 
 test('a GBNF grammar decides the reply', { skip }, async () => {
   for (const seed of [1, 2, 3, 4]) {
-    const reply = await client.chat.completions.create({
+    const reply = await session.client.chat.completions.create({
       model, messages, seed, temperature: 1.0, max_tokens: 16,
       grammar: 'root ::= ("yes" | "no") ", " [0-9] [0-9]?',
     });
@@ -93,7 +82,7 @@ test('a GBNF grammar decides the reply', { skip }, async () => {
 
 test('what cannot be enforced is a 400 naming it', { skip }, async () => {
   await assert.rejects(
-    client.chat.completions.create({
+    session.client.chat.completions.create({
       model, messages, max_tokens: 4,
       response_format: {
         type: 'json_schema',
@@ -103,10 +92,10 @@ test('what cannot be enforced is a 400 naming it', { skip }, async () => {
     (error) => error instanceof OpenAI.BadRequestError &&
       error.param === 'response_format.json_schema.schema' && /patternProperties/.test(error.message));
   await assert.rejects(
-    client.chat.completions.create({ model, messages, max_tokens: 4, grammar: 'root ::= [a-' }),
+    session.client.chat.completions.create({ model, messages, max_tokens: 4, grammar: 'root ::= [a-' }),
     (error) => error instanceof OpenAI.BadRequestError && error.param === 'grammar' &&
       /1:\d+/.test(error.message));
   await assert.rejects(
-    client.chat.completions.create({ model, messages, max_tokens: 4, response_format: { type: 'yaml' } }),
+    session.client.chat.completions.create({ model, messages, max_tokens: 4, response_format: { type: 'yaml' } }),
     (error) => error instanceof OpenAI.BadRequestError && error.param === 'response_format.type');
 });

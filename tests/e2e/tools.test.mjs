@@ -2,25 +2,14 @@
 // tiny Qwen3 model (random weights, Qwen3's real chat template): a call the
 // request requires is well-formed and its arguments validate, because the
 // grammar enforces it, not because the model behaves.
-import { test, before, after } from 'node:test';
+import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import OpenAI from 'openai';
 import Ajv from 'ajv';
-import { startServer, sharedModel, haveShared } from './harness.mjs';
+import { serverForFile, haveShared } from './harness.mjs';
 
 const skip = haveShared() ? false : '../shared is absent: no test models';
-let server;
-let client;
-
-before(async () => {
-  if (skip) return;
-  server = await startServer(sharedModel('tiny-qwen3-f16.gguf'), ['--parallel', '2']);
-  client = new OpenAI({ baseURL: server.baseURL, apiKey: 'unused', maxRetries: 0 });
-});
-
-after(async () => {
-  if (server) assert.equal(await server.stop(), 0);
-});
+const session = serverForFile('tiny-qwen3-f16.gguf', ['--parallel', '2']);
 
 const model = 'tiny-qwen3-f16';
 const messages = [{ role: 'user', content: 'What is the weather in Paris?' }];
@@ -63,7 +52,7 @@ function assertValidCall(call) {
 
 test('tool_choice "required" returns valid calls', { skip }, async () => {
   for (const seed of [1, 2, 3, 4]) {
-    const reply = await client.chat.completions.create({
+    const reply = await session.client.chat.completions.create({
       model, messages, tools, tool_choice: 'required', seed, temperature: 1.0, max_tokens: 300,
     });
     const choice = reply.choices[0];
@@ -75,7 +64,7 @@ test('tool_choice "required" returns valid calls', { skip }, async () => {
 
 test('a named function is the one called, once without parallel calls', { skip }, async () => {
   for (const seed of [5, 6, 7]) {
-    const reply = await client.chat.completions.create({
+    const reply = await session.client.chat.completions.create({
       model, messages, tools, seed, temperature: 1.0, max_tokens: 300,
       tool_choice: { type: 'function', function: { name: 'get_time' } },
       parallel_tool_calls: false,
@@ -89,8 +78,8 @@ test('a named function is the one called, once without parallel calls', { skip }
 
 test('a streamed tool call reassembles to the same call as the whole reply', { skip }, async () => {
   const request = { model, messages, tools, tool_choice: 'required', seed: 21, temperature: 1.0, max_tokens: 300 };
-  const whole = await client.chat.completions.create(request);
-  const stream = await client.chat.completions.create({ ...request, stream: true });
+  const whole = await session.client.chat.completions.create(request);
+  const stream = await session.client.chat.completions.create({ ...request, stream: true });
   const calls = [];
   let finish = null;
   let firstDeltas = 0;
@@ -114,7 +103,7 @@ test('a streamed tool call reassembles to the same call as the whole reply', { s
 });
 
 test('a full round trip: call, tool result, then an answer', { skip }, async () => {
-  const first = await client.chat.completions.create({
+  const first = await session.client.chat.completions.create({
     model, messages, tools, tool_choice: 'required', seed: 3, temperature: 1.0, max_tokens: 300,
   });
   const assistant = first.choices[0].message;
@@ -122,7 +111,7 @@ test('a full round trip: call, tool result, then an answer', { skip }, async () 
     role: 'tool', tool_call_id: call.id, content: JSON.stringify({ temperature: 21, sky: 'clear' }),
   }));
   const followUp = [...messages, assistant, ...results];
-  const second = await client.chat.completions.create({
+  const second = await session.client.chat.completions.create({
     model, messages: followUp, tools, seed: 3, temperature: 1.0, max_tokens: 8,
   });
   const choice = second.choices[0];
@@ -140,7 +129,7 @@ test('a full round trip: call, tool result, then an answer', { skip }, async () 
 
 test('tool_choice naming an unknown function is a 400', { skip }, async () => {
   await assert.rejects(
-    client.chat.completions.create({
+    session.client.chat.completions.create({
       model, messages, tools, max_tokens: 4, tool_choice: { type: 'function', function: { name: 'nope' } },
     }),
     (error) => error instanceof OpenAI.BadRequestError && error.param === 'tool_choice.function.name');
