@@ -11,10 +11,10 @@
 #include <vector>
 
 #include "engine/engine.h"
+#include "engine/grammar_generation_fixture.h"
 #include "sampling/grammar/builtin.h"
 #include "sampling/grammar/gbnf_parser.h"
 #include "sampling/grammar/grammar_matcher.h"
-#include "support/shared_data.h"
 
 namespace ingot::engine {
 namespace {
@@ -35,82 +35,7 @@ constexpr std::string_view kToolCallGbnf =
 ws   ::= [ \n]{0,2}
 )";
 
-class GrammarEngineTest : public ::testing::Test {
- protected:
-  static void SetUpTestSuite() {
-    if (::ingot::testing::shared_dir().empty()) return;
-    auto model =
-        model::Model::load(::ingot::testing::shared_path("models/tiny-qwen3-f16.gguf").string());
-    ASSERT_TRUE(model.ok()) << model.error().describe();
-    model_ = std::move(model).value().release();
-    auto tokenizer = tokenizer::Tokenizer::from_gguf(model_->file());
-    ASSERT_TRUE(tokenizer.ok()) << tokenizer.error().describe();
-    tokenizer_ = new tokenizer::Tokenizer(std::move(tokenizer).value());
-  }
-  static void TearDownTestSuite() {
-    delete tokenizer_;
-    delete model_;
-    tokenizer_ = nullptr;
-    model_ = nullptr;
-  }
-  void SetUp() override {
-    INGOT_REQUIRE_SHARED();
-    EngineOptions options;
-    options.parallel = 4;
-    options.threads = 1;
-    options.context_size = 1024;
-    auto engine = Engine::start(*model_, *tokenizer_, options);
-    ASSERT_TRUE(engine.ok()) << engine.error().describe();
-    engine_ = std::move(engine).value();
-  }
-
-  static std::shared_ptr<const Grammar> compile(std::string_view text) {
-    auto grammar = sampling::grammar::parse_gbnf(text);
-    EXPECT_TRUE(grammar.ok()) << grammar.error().describe();
-    return grammar.ok() ? *grammar : nullptr;
-  }
-
-  static GenerationRequest request(std::shared_ptr<const Grammar> grammar, uint64_t seed,
-                                   int32_t max_tokens) {
-    GenerationRequest r;
-    r.prompt = tokenizer_->encode(
-        "<|im_start|>user\nGive me JSON<|im_end|>\n<|im_start|>assistant\n", false, true);
-    r.sampling.temperature = 1.0f;
-    r.sampling.top_k = 0;
-    r.sampling.top_p = 1.0f;
-    r.sampling.min_p = 0.0f;
-    r.sampling.seed = seed;
-    r.sampling.grammar = std::move(grammar);
-    r.max_tokens = max_tokens;
-    return r;
-  }
-
-  // Submits one request per seed (the engine decodes them side by side).
-  std::vector<CollectedReply> run(const std::vector<GenerationRequest>& requests) {
-    std::vector<CollectedReply> replies;
-    for (size_t begin = 0; begin < requests.size(); begin += 8) {
-      std::vector<RequestHandle> handles;
-      for (size_t i = begin; i < std::min(requests.size(), begin + 8); ++i) {
-        auto handle = engine_->submit(requests[i]);
-        EXPECT_TRUE(handle.ok()) << handle.error().describe();
-        if (handle.ok()) handles.push_back(std::move(*handle));
-      }
-      // Each reply is drained as it comes, so no event channel fills up.
-      std::vector<std::future<CollectedReply>> pending;
-      for (auto& handle : handles) {
-        pending.push_back(std::async(std::launch::async, [h = std::move(handle)]() mutable {
-          return collect_reply(std::move(h));
-        }));
-      }
-      for (auto& reply : pending) replies.push_back(reply.get());
-    }
-    return replies;
-  }
-
-  static inline model::Model* model_ = nullptr;
-  static inline tokenizer::Tokenizer* tokenizer_ = nullptr;
-  std::unique_ptr<Engine> engine_;
-};
+class GrammarEngineTest : public GrammarGenerationFixture {};
 
 TEST_F(GrammarEngineTest, FiftySeededGenerationsMatchAndEndWithTheGrammar) {
   auto grammar = compile(kPersonGbnf);

@@ -16,6 +16,7 @@
 #include <vector>
 
 #include "engine/engine.h"
+#include "engine/grammar_generation_fixture.h"
 #include "sampling/grammar/gbnf_parser.h"
 #include "sampling/grammar/grammar_matcher.h"
 #include "sampling/grammar/json_schema_grammar.h"
@@ -35,72 +36,7 @@ constexpr int kSeedsPerSchema = 3;
 #endif
 constexpr int32_t kMaxTokens = 400;
 
-class JsonSchemaGenerationTest : public ::testing::Test {
- protected:
-  static void SetUpTestSuite() {
-    if (::ingot::testing::shared_dir().empty()) return;
-    auto model =
-        model::Model::load(::ingot::testing::shared_path("models/tiny-qwen3-f16.gguf").string());
-    ASSERT_TRUE(model.ok()) << model.error().describe();
-    model_ = std::move(model).value().release();
-    auto tokenizer = tokenizer::Tokenizer::from_gguf(model_->file());
-    ASSERT_TRUE(tokenizer.ok()) << tokenizer.error().describe();
-    tokenizer_ = new tokenizer::Tokenizer(std::move(tokenizer).value());
-  }
-  static void TearDownTestSuite() {
-    delete tokenizer_;
-    delete model_;
-    tokenizer_ = nullptr;
-    model_ = nullptr;
-  }
-  void SetUp() override {
-    INGOT_REQUIRE_SHARED();
-    EngineOptions options;
-    options.parallel = 4;
-    options.threads = 1;
-    options.context_size = 1024;
-    auto engine = Engine::start(*model_, *tokenizer_, options);
-    ASSERT_TRUE(engine.ok()) << engine.error().describe();
-    engine_ = std::move(engine).value();
-  }
-
-  static GenerationRequest request(std::shared_ptr<const Grammar> grammar, uint64_t seed) {
-    GenerationRequest r;
-    r.prompt = tokenizer_->encode(
-        "<|im_start|>user\nGive me JSON<|im_end|>\n<|im_start|>assistant\n", false, true);
-    r.sampling.temperature = 1.0f;
-    r.sampling.top_k = 0;
-    r.sampling.top_p = 1.0f;
-    r.sampling.min_p = 0.0f;
-    r.sampling.seed = seed;
-    r.sampling.grammar = std::move(grammar);
-    r.max_tokens = kMaxTokens;
-    return r;
-  }
-
-  std::vector<CollectedReply> run(const std::vector<GenerationRequest>& requests) {
-    std::vector<RequestHandle> handles;
-    for (const GenerationRequest& r : requests) {
-      auto handle = engine_->submit(r);
-      EXPECT_TRUE(handle.ok()) << handle.error().describe();
-      if (handle.ok()) handles.push_back(std::move(*handle));
-    }
-    // Each reply is drained as it comes, so no event channel fills up.
-    std::vector<std::future<CollectedReply>> pending;
-    for (auto& handle : handles) {
-      pending.push_back(std::async(std::launch::async, [h = std::move(handle)]() mutable {
-        return collect_reply(std::move(h));
-      }));
-    }
-    std::vector<CollectedReply> replies;
-    for (auto& reply : pending) replies.push_back(reply.get());
-    return replies;
-  }
-
-  static inline model::Model* model_ = nullptr;
-  static inline tokenizer::Tokenizer* tokenizer_ = nullptr;
-  std::unique_ptr<Engine> engine_;
-};
+class JsonSchemaGenerationTest : public GrammarGenerationFixture {};
 
 TEST_F(JsonSchemaGenerationTest, EveryCorpusSchemaGeneratesCompleteParsingValues) {
 #if defined(__SANITIZE_ADDRESS__)
@@ -126,7 +62,7 @@ TEST_F(JsonSchemaGenerationTest, EveryCorpusSchemaGeneratesCompleteParsingValues
     ASSERT_TRUE(grammar.ok()) << grammar.error().describe();
     std::vector<GenerationRequest> requests;
     for (uint64_t seed = 1; seed <= kSeedsPerSchema; ++seed)
-      requests.push_back(request(*grammar, seed));
+      requests.push_back(request(*grammar, seed, kMaxTokens));
     for (const CollectedReply& reply : run(requests)) {
       ++total;
       ASSERT_FALSE(reply.error) << reply.error->describe() << " after: " << reply.content;
