@@ -8,6 +8,7 @@
 #include <immintrin.h>
 
 #include "kernels/matmul_kernels_avx512.h"
+#include "kernels/prefetch.h"
 #include "kernels/tile_loop.h"
 
 namespace ingot::kernels {
@@ -65,8 +66,11 @@ struct FloatKernel {
     for (int r = 0; r < R; ++r) {
       for (int t = 0; t < T; ++t) acc[r][t] = _mm512_setzero_ps();
     }
+    const bool prefetch = streams_weights_once(x.n_tokens(), kTokens);
     int64_t i = 0;
     for (; i + 16 <= w.cols; i += 16) {
+      if (prefetch && i % 32 == 0)
+        prefetch_rows_ahead<R>(rows, R * w.row_stride, i * sizeof(Element), 64);
       __m512 xv[T];
       for (int t = 0; t < T; ++t) xv[t] = E::load(xs[t] + i);
       for (int r = 0; r < R; ++r) {

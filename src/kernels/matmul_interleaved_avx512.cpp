@@ -17,6 +17,7 @@
 
 #include "kernels/interleave.h"
 #include "kernels/matmul_kernels_avx512.h"
+#include "kernels/prefetch.h"
 #include "kernels/tile_loop.h"
 
 namespace ingot::kernels {
@@ -86,8 +87,11 @@ struct Interleaved {
     for (int r = 0; r < R; ++r) {
       for (int t = 0; t < T; ++t) acc[r][t] = _mm512_setzero_ps();
     }
+    const bool prefetch = streams_weights_once(x.n_tokens(), kTokens);
     const int64_t n_groups = interleaved_groups(w.cols);
     for (int64_t g = 0; g < n_groups; ++g) {
+      // rows[] advance each group, so the offset is already in them.
+      if (prefetch) prefetch_rows_ahead<R>(rows, R * w.interleaved_stride, 0, G::kGroupBytes);
       __m512i dots[R][T];
       for (int t = 0; t < T; ++t) {
         const __m512i seed = _mm512_slli_epi32(load(xs[t] + 64), G::kOffsetShift);
