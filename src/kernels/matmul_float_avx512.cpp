@@ -66,11 +66,11 @@ struct FloatKernel {
     for (int r = 0; r < R; ++r) {
       for (int t = 0; t < T; ++t) acc[r][t] = _mm512_setzero_ps();
     }
-    const bool prefetch = streams_weights_once(x.n_tokens(), kTokens);
+    const bool prefetch = first_pass_over_rows(t0);
+    const size_t ahead = prefetch_distance(R, w.row_stride);
     int64_t i = 0;
     for (; i + 16 <= w.cols; i += 16) {
-      if (prefetch && i % 32 == 0)
-        prefetch_rows_ahead<R>(rows, R * w.row_stride, i * sizeof(Element), 64);
+      if (prefetch && i % 32 == 0) prefetch_rows_ahead<R>(rows, ahead, i * sizeof(Element), 64);
       __m512 xv[T];
       for (int t = 0; t < T; ++t) xv[t] = E::load(xs[t] + i);
       for (int r = 0; r < R; ++r) {

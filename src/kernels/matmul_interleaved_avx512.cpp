@@ -37,6 +37,10 @@ struct Q4_0Groups {
   template <int R, int T>
   static inline void dot(const uint8_t* const* w, const uint8_t* const* x, __m512i (&acc)[R][T]) {
     const __m512i low = _mm512_set1_epi8(0x0f);
+    __m512i acc_hi[R][T];
+    for (int r = 0; r < R; ++r) {
+      for (int t = 0; t < T; ++t) acc_hi[r][t] = _mm512_setzero_si512();
+    }
     for (int k = 0; k < 4; ++k) {
       for (int r = 0; r < R; ++r) {
         const __m512i q = load(w[r] + kScaleBytes + k * 64);
@@ -44,8 +48,18 @@ struct Q4_0Groups {
         const __m512i hi = _mm512_and_si512(_mm512_srli_epi16(q, 4), low);
         for (int t = 0; t < T; ++t) {
           acc[r][t] = _mm512_dpbusd_epi32(acc[r][t], lo, load(x[t] + kXQuants + k * 64));
-          acc[r][t] = _mm512_dpbusd_epi32(acc[r][t], hi, load(x[t] + kXQuants + (k + 4) * 64));
+          if constexpr (R * T <= 8) {
+            acc_hi[r][t] =
+                _mm512_dpbusd_epi32(acc_hi[r][t], hi, load(x[t] + kXQuants + (k + 4) * 64));
+          } else {
+            acc[r][t] = _mm512_dpbusd_epi32(acc[r][t], hi, load(x[t] + kXQuants + (k + 4) * 64));
+          }
         }
+      }
+    }
+    if constexpr (R * T <= 8) {
+      for (int r = 0; r < R; ++r) {
+        for (int t = 0; t < T; ++t) acc[r][t] = _mm512_add_epi32(acc[r][t], acc_hi[r][t]);
       }
     }
   }
@@ -87,11 +101,12 @@ struct Interleaved {
     for (int r = 0; r < R; ++r) {
       for (int t = 0; t < T; ++t) acc[r][t] = _mm512_setzero_ps();
     }
-    const bool prefetch = streams_weights_once(x.n_tokens(), kTokens);
+    const bool prefetch = first_pass_over_rows(t0);
+    const size_t ahead = prefetch_distance(R, w.interleaved_stride);
     const int64_t n_groups = interleaved_groups(w.cols);
     for (int64_t g = 0; g < n_groups; ++g) {
       // rows[] advance each group, so the offset is already in them.
-      if (prefetch) prefetch_rows_ahead<R>(rows, R * w.interleaved_stride, 0, G::kGroupBytes);
+      if (prefetch) prefetch_rows_ahead<R>(rows, ahead, 0, G::kGroupBytes);
       __m512i dots[R][T];
       for (int t = 0; t < T; ++t) {
         const __m512i seed = _mm512_slli_epi32(load(xs[t] + 64), G::kOffsetShift);

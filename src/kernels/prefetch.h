@@ -3,8 +3,9 @@
 // by side, a block of each in turn: R short streams (a row is 1-10 KiB)
 // that the hardware prefetcher learns too late, so decode stalled on
 // memory at a third of the bandwidth. Each kernel asks for the same bytes
-// R rows ahead, one micro-tile before it needs them. A prefetch never
-// faults, so running past the last row is harmless.
+// whole micro-tiles ahead, at least 4 KiB (one 4-row micro-tile came too
+// late). A prefetch never faults, so running past the last row is
+// harmless.
 
 #include <immintrin.h>
 
@@ -18,11 +19,20 @@ inline void prefetch_bytes(const void* p, size_t bytes) {
   for (size_t offset = 0; offset < bytes; offset += 64) _mm_prefetch(c + offset, _MM_HINT_T0);
 }
 
-// Whether a kernel streams each weight once: all the tokens fit in one
-// micro-tile (decode, or a few sequences decoding together). Larger
-// batches reread each tile's rows from cache, where prefetching only costs.
-inline bool streams_weights_once(int64_t n_tokens, int kernel_tokens) {
-  return n_tokens <= kernel_tokens;
+// Whether a micro-tile is the first to read its rows: the one at token 0
+// (matmul gives a thread all the token tiles of its row tile in turn, so
+// later micro-tiles find the rows in cache, where prefetching only costs).
+inline bool first_pass_over_rows(int64_t t0) {
+  return t0 == 0;
+}
+
+// How far ahead to prefetch: whole micro-tiles of R rows, at least
+// kMinPrefetchBytes, so the lines arrive before they are read.
+constexpr size_t kMinPrefetchBytes = 4096;
+
+inline size_t prefetch_distance(int rows, size_t row_stride) {
+  const size_t tile = rows * row_stride;
+  return (kMinPrefetchBytes + tile - 1) / tile * tile;
 }
 
 // The `bytes` at `offset` into each of R rows, `ahead` bytes further on.

@@ -35,9 +35,10 @@ struct Shape {
 };
 
 // Awkward shapes: one row, rows that are not multiples of any vector width
-// or tile, one token, token counts either side of the 64-token tile.
-const Shape kShapes[] = {{1, 1, 1},   {7, 3, 1},   {33, 2, 3},  {131, 3, 1},
-                         {64, 1, 17}, {19, 2, 65}, {130, 1, 70}};
+// or tile, one token, four tokens (the four-token micro-tile) with an odd
+// row count, token counts either side of the 64-token tile.
+const Shape kShapes[] = {{1, 1, 1},  {7, 3, 1},   {33, 2, 3},  {131, 3, 1},
+                         {37, 2, 4}, {64, 1, 17}, {19, 2, 65}, {130, 1, 70}};
 
 // Q4_1 and Q5_1 dot products use Q8_1's block sum s = F16(d * sum(q)),
 // with d in F32, where the dequantized activations use F16(d): two F16
