@@ -7,6 +7,7 @@
 
 #include "kernels/f16_table.h"
 #include "kernels/matmul_kernels_avx2.h"
+#include "kernels/prefetch.h"
 #include "kernels/tile_loop.h"
 
 namespace ingot::kernels {
@@ -68,8 +69,13 @@ struct FloatKernelAvx2 {
     for (int r = 0; r < R; ++r) {
       for (int t = 0; t < T; ++t) acc[r][t] = _mm256_setzero_ps();
     }
+    const bool prefetch = first_pass_over_rows(t0);
+    const size_t ahead = prefetch_distance(R, w.row_stride);
     int64_t i = 0;
     for (; i + 8 <= w.cols; i += 8) {
+      if (prefetch && i * sizeof(Element) % 64 == 0) {
+        prefetch_rows_ahead<R>(rows, ahead, i * sizeof(Element), 64);
+      }
       __m256 xv[T];
       for (int t = 0; t < T; ++t) xv[t] = E::load(xs[t] + i);
       for (int r = 0; r < R; ++r) {

@@ -70,7 +70,8 @@ struct FloatKernel {
     const size_t ahead = prefetch_distance(R, w.row_stride);
     int64_t i = 0;
     for (; i + 16 <= w.cols; i += 16) {
-      if (prefetch && i % 32 == 0) prefetch_rows_ahead<R>(rows, ahead, i * sizeof(Element), 64);
+      if (prefetch && i * sizeof(Element) % 64 == 0)
+        prefetch_rows_ahead<R>(rows, ahead, i * sizeof(Element), 64);
       __m512 xv[T];
       for (int t = 0; t < T; ++t) xv[t] = E::load(xs[t] + i);
       for (int r = 0; r < R; ++r) {

@@ -12,6 +12,7 @@
 #include "kernels/block_formats.h"
 #include "kernels/f16_table.h"
 #include "kernels/matmul_kernels_avx2.h"
+#include "kernels/prefetch.h"
 #include "kernels/tile_loop.h"
 
 namespace ingot::kernels {
@@ -128,7 +129,10 @@ struct Q8FamilyAvx2 {
     for (int r = 0; r < R; ++r) {
       for (int t = 0; t < T; ++t) acc[r][t] = _mm256_setzero_ps();
     }
+    const bool prefetch = first_pass_over_rows(t0);
+    const size_t ahead = prefetch_distance(R, w.row_stride);
     for (int64_t b = 0; b < w.cols / kQK; ++b) {
+      if (prefetch) prefetch_rows_ahead<R>(rows, ahead, b * sizeof(rows[0][0]), sizeof(rows[0][0]));
       __m256i xq[T];
       float dx[T];
       for (int t = 0; t < T; ++t) {
