@@ -5,6 +5,7 @@
 #include "kernels/dequantize.h"
 #include "kernels/dispatch.h"
 #include "kernels/interleave.h"
+#include "util/page_arena.h"
 
 namespace ingot::model {
 namespace {
@@ -83,19 +84,43 @@ Result<LayerWeights> bind_layer(const gguf::GgufFile& file, const ModelConfig& c
 }
 
 // The AVX-512 path multiplies Q4_0 and Q8_0 weights faster from an
-// interleaved copy made once at load (the mapped blocks stay for the
-// embedding lookup and the other paths).
-void interleave(WeightMatrix& w, std::vector<std::vector<uint8_t>>& storage) {
-  if (!kernels::can_interleave(w.type) || kernels::active_isa() != kernels::Isa::kAvx512) return;
+// interleaved copy made once at load, in one huge-page arena.
+bool uses_interleaved_copy(const WeightMatrix& w) {
+  return kernels::can_interleave(w.type) && kernels::active_isa() == kernels::Isa::kAvx512;
+}
+
+size_t interleaved_bytes(const WeightMatrix& w) {
+  return kernels::interleaved_row_bytes(w.type, w.cols) * static_cast<size_t>(w.rows);
+}
+
+void interleave_into(WeightMatrix& w, PageArena& arena) {
   const size_t stride = kernels::interleaved_row_bytes(w.type, w.cols);
-  std::vector<uint8_t>& copy = storage.emplace_back(stride * static_cast<size_t>(w.rows));
+  uint8_t* copy = arena.take(interleaved_bytes(w));
   const auto* rows = static_cast<const uint8_t*>(w.data);
   for (int64_t r = 0; r < w.rows; ++r) {
-    kernels::interleave_weight_row(w.type, rows + r * w.row_stride, w.cols,
-                                   copy.data() + r * stride);
+    kernels::interleave_weight_row(w.type, rows + r * w.row_stride, w.cols, copy + r * stride);
   }
-  w.interleaved = copy.data();
+  w.interleaved = copy;
   w.interleaved_stride = stride;
+  // The kernels read only the copy from now on. The mapped blocks stay
+  // valid for the embedding lookup and the other paths, which page them
+  // back in from the file if they read them.
+  release_mapped_pages(w.data, w.row_stride * static_cast<size_t>(w.rows));
+}
+
+void interleave_matrices(ModelWeights& weights) {
+  std::vector<WeightMatrix*> matrices;
+  for (LayerWeights& layer : weights.layers) {
+    for (WeightMatrix* w :
+         {&layer.wq, &layer.wk, &layer.wv, &layer.wo, &layer.gate, &layer.up, &layer.down}) {
+      if (uses_interleaved_copy(*w)) matrices.push_back(w);
+    }
+  }
+  if (uses_interleaved_copy(weights.output)) matrices.push_back(&weights.output);
+  size_t total = 0;
+  for (const WeightMatrix* w : matrices) total += (interleaved_bytes(*w) + 63) / 64 * 64;
+  weights.interleaved = PageArena(total);
+  for (WeightMatrix* w : matrices) interleave_into(*w, weights.interleaved);
 }
 
 }  // namespace
@@ -120,13 +145,7 @@ Result<ModelWeights> ModelWeights::bind(const gguf::GgufFile& file, ModelConfig&
     INGOT_ASSIGN_OR_RETURN(weights.output,
                            bind_matrix(file, "output.weight", config.n_vocab, config.n_embd));
   }
-  for (LayerWeights& layer : weights.layers) {
-    for (WeightMatrix* w :
-         {&layer.wq, &layer.wk, &layer.wv, &layer.wo, &layer.gate, &layer.up, &layer.down}) {
-      interleave(*w, weights.interleaved);
-    }
-  }
-  interleave(weights.output, weights.interleaved);
+  interleave_matrices(weights);
   if (file.find_tensor("rope_freqs.weight") != nullptr) {
     INGOT_ASSIGN_OR_RETURN(config.rope.freq_factors,
                            read_vector(file, "rope_freqs.weight", config.rope.n_rot / 2));

@@ -9,6 +9,7 @@
 #include "gguf/reader.h"
 #include "kernels/matmul.h"
 #include "model/model_config.h"
+#include "util/page_arena.h"
 #include "util/status.h"
 
 namespace ingot::model {
@@ -35,8 +36,8 @@ struct ModelWeights {
 
   // Copies of the matrices in the interleaved layout (kernels/interleave.h)
   // when the active path has kernels for it; each WeightMatrix points into
-  // these. Moving ModelWeights keeps the buffers where they are.
-  std::vector<std::vector<uint8_t>> interleaved;
+  // this arena. Moving ModelWeights keeps the arena's memory where it is.
+  PageArena interleaved;
 };
 
 }  // namespace ingot::model
