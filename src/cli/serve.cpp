@@ -42,6 +42,7 @@ int serve(ServeOptions options) {
     std::fprintf(stderr, "ingot serve: %s\n", loaded.error().describe().c_str());
     return 1;
   }
+  options.engine.prepare_grammar = true;
   auto engine = engine::Engine::start(*loaded->model, *loaded->tokenizer, options.engine);
   if (!engine.ok()) {
     std::fprintf(stderr, "ingot serve: %s\n", engine.error().describe().c_str());

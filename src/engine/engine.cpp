@@ -49,6 +49,7 @@ Engine::Engine(model::Model& model, const tokenizer::Tokenizer& tokenizer, Engin
   for (int32_t i = 0; i < options.parallel; ++i) slots_.emplace_back(i, tokenizer_);
   prefill_in_batch_.resize(slots_.size());
   decode_in_batch_.resize(slots_.size());
+  if (options.prepare_grammar) make_masker();
 }
 
 Engine::~Engine() {
@@ -197,11 +198,13 @@ void Engine::admit_waiting() {
 
 sampling::grammar::TokenMasker* Engine::masker_for(const GenerationRequest& request) {
   if (!request.sampling.grammar) return nullptr;
-  if (!masker_) {
-    masker_ = std::make_unique<sampling::grammar::TokenMasker>(
-        sampling::grammar::TokenTrie::for_tokenizer(tokenizer_), kGrammarMaskCacheStates);
-  }
+  if (!masker_) make_masker();
   return masker_.get();
+}
+
+void Engine::make_masker() {
+  masker_ = std::make_unique<sampling::grammar::TokenMasker>(
+      sampling::grammar::TokenTrie::for_tokenizer(tokenizer_), kGrammarMaskCacheStates);
 }
 
 Slot& Engine::choose_slot(const std::vector<int32_t>& prompt) {

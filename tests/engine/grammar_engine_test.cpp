@@ -56,6 +56,25 @@ TEST_F(GrammarEngineTest, FiftySeededGenerationsMatchAndEndWithTheGrammar) {
   EXPECT_GT(distinct.size(), 40u);
 }
 
+TEST_F(GrammarEngineTest, PreparedEngineBuildsItsMaskerAtStartAndUsesIt) {
+  EXPECT_FALSE(engine_->grammar_prepared()) << "without prepare_grammar it waits for a grammar";
+  EngineOptions options;
+  options.parallel = 2;
+  options.threads = 1;
+  options.context_size = 512;
+  options.prepare_grammar = true;
+  auto prepared = Engine::start(*model_, *tokenizer_, options);
+  ASSERT_TRUE(prepared.ok()) << prepared.error().describe();
+  EXPECT_TRUE((*prepared)->grammar_prepared());
+  engine_ = std::move(prepared).value();
+  auto grammar = compile(kPersonGbnf);
+  for (const CollectedReply& reply : run({request(grammar, 7, 400), request(grammar, 8, 400)})) {
+    ASSERT_FALSE(reply.error) << reply.error->describe();
+    GrammarMatcher matcher(grammar);
+    EXPECT_TRUE(matcher.accept_bytes(reply.content) && matcher.must_end()) << reply.content;
+  }
+}
+
 TEST_F(GrammarEngineTest, OpenEndedJsonIsAlwaysAValidPrefixAndCompleteWhenStopped) {
   auto grammar = compile(sampling::grammar::kJsonObjectGbnf);
   std::vector<GenerationRequest> requests;
