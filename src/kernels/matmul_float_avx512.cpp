@@ -49,7 +49,7 @@ template <class E>
 struct FloatKernel {
   static constexpr int kRows = 4;
   static constexpr int kTokens = 4;
-  static constexpr int kDecodeRows = 4;
+  static constexpr int kDecodeRows = 8;
 
   template <int R, int T>
   static void run(const WeightMatrix& w, const PackedActivations& x, int64_t r0, int64_t t0,

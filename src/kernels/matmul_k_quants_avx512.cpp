@@ -76,7 +76,7 @@ template <class W>
 struct Q4KKernel {
   static constexpr int kRows = 4;
   static constexpr int kTokens = 4;
-  static constexpr int kDecodeRows = 4;
+  static constexpr int kDecodeRows = 8;
 
   template <int R, int T>
   static void run(const WeightMatrix& w, const PackedActivations& x, int64_t r0, int64_t t0,
@@ -148,7 +148,7 @@ struct Q4KKernel {
 struct Q6KKernel {
   static constexpr int kRows = 4;
   static constexpr int kTokens = 4;
-  static constexpr int kDecodeRows = 4;
+  static constexpr int kDecodeRows = 8;
 
   template <int R, int T>
   static void run(const WeightMatrix& w, const PackedActivations& x, int64_t r0, int64_t t0,
