@@ -5,6 +5,7 @@
 #include "kernels/dequantize.h"
 #include "kernels/dispatch.h"
 #include "kernels/interleave.h"
+#include "util/mapped_file.h"
 #include "util/page_arena.h"
 
 namespace ingot::model {
@@ -95,7 +96,7 @@ size_t interleaved_bytes(const WeightMatrix& w) {
 
 void interleave_into(WeightMatrix& w, PageArena& arena) {
   const size_t stride = kernels::interleaved_row_bytes(w.type, w.cols);
-  uint8_t* copy = arena.take(interleaved_bytes(w));
+  uint8_t* copy = arena.take(stride * static_cast<size_t>(w.rows));
   const auto* rows = static_cast<const uint8_t*>(w.data);
   for (int64_t r = 0; r < w.rows; ++r) {
     kernels::interleave_weight_row(w.type, rows + r * w.row_stride, w.cols, copy + r * stride);
@@ -118,7 +119,7 @@ void interleave_matrices(ModelWeights& weights) {
   }
   if (uses_interleaved_copy(weights.output)) matrices.push_back(&weights.output);
   size_t total = 0;
-  for (const WeightMatrix* w : matrices) total += (interleaved_bytes(*w) + 63) / 64 * 64;
+  for (const WeightMatrix* w : matrices) total += PageArena::footprint(interleaved_bytes(*w));
   weights.interleaved = PageArena(total);
   for (WeightMatrix* w : matrices) interleave_into(*w, weights.interleaved);
 }

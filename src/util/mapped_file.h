@@ -1,6 +1,7 @@
 #pragma once
 // A read-only memory map of a whole file. Model weights are used straight
-// from the map; the kernel pages them in on first touch.
+// from the map; the kernel pages them in on first touch, and
+// release_mapped_pages gives back the pages of weights copied elsewhere.
 
 #include <cstddef>
 #include <cstdint>
@@ -34,5 +35,11 @@ class MappedFile {
   size_t size_ = 0;
   std::string path_;
 };
+
+// Drops this process's mapping of the whole pages inside [data, data +
+// bytes) of a read-only file map, after their contents were copied
+// elsewhere: they stop counting toward the process's memory, and come back
+// from the file (the page cache) if anything reads them again.
+void release_mapped_pages(const void* data, size_t bytes);
 
 }  // namespace ingot

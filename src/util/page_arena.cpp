@@ -1,7 +1,6 @@
 #include "util/page_arena.h"
 
 #include <sys/mman.h>
-#include <unistd.h>
 
 #include <new>
 #include <utility>
@@ -49,6 +48,10 @@ PageArena::~PageArena() {
   release();
 }
 
+size_t PageArena::footprint(size_t bytes) {
+  return round_up(bytes, kAlignment);
+}
+
 uint8_t* PageArena::take(size_t bytes) {
   const size_t start = round_up(used_, kAlignment);
   if (base_ == nullptr || start + bytes > capacity_) return nullptr;
@@ -60,14 +63,6 @@ void PageArena::release() {
   if (base_ != nullptr) ::munmap(base_, mapped_);
   base_ = nullptr;
   mapped_ = capacity_ = used_ = 0;
-}
-
-void release_mapped_pages(const void* data, size_t bytes) {
-  static const size_t page = static_cast<size_t>(::sysconf(_SC_PAGESIZE));
-  const auto begin = reinterpret_cast<uintptr_t>(data);
-  const uintptr_t first = round_up(begin, page);
-  const uintptr_t last = (begin + bytes) / page * page;
-  if (last > first) ::madvise(reinterpret_cast<void*>(first), last - first, MADV_DONTNEED);
 }
 
 }  // namespace ingot

@@ -21,6 +21,10 @@ class PageArena {
   PageArena& operator=(const PageArena&) = delete;
   ~PageArena();
 
+  // The arena bytes that take(bytes) uses: what to reserve for a list of
+  // slices is the sum of this over them.
+  static size_t footprint(size_t bytes);
+
   // The next `bytes`, 64-byte aligned; null when the arena is full or was
   // never reserved.
   uint8_t* take(size_t bytes);
@@ -34,11 +38,5 @@ class PageArena {
   size_t capacity_ = 0;  // bytes asked for
   size_t used_ = 0;
 };
-
-// Drops this process's mapping of the whole pages inside [data, data +
-// bytes) of a read-only file map, after their contents were copied
-// elsewhere: they stop counting toward the process's memory, and come back
-// from the file (the page cache) if anything reads them again.
-void release_mapped_pages(const void* data, size_t bytes);
 
 }  // namespace ingot

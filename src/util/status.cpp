@@ -4,19 +4,32 @@ namespace ingot {
 
 std::string_view error_kind_name(ErrorKind kind) {
   switch (kind) {
-    case ErrorKind::kInvalidArgument: return "invalid_argument";
-    case ErrorKind::kInvalidFormat: return "invalid_format";
-    case ErrorKind::kUnsupported: return "unsupported";
-    case ErrorKind::kNotFound: return "not_found";
-    case ErrorKind::kIo: return "io";
-    case ErrorKind::kOutOfRange: return "out_of_range";
-    case ErrorKind::kContextLengthExceeded: return "context_length_exceeded";
-    case ErrorKind::kResourceExhausted: return "resource_exhausted";
-    case ErrorKind::kUnavailable: return "unavailable";
-    case ErrorKind::kCancelled: return "cancelled";
-    case ErrorKind::kPermissionDenied: return "permission_denied";
-    case ErrorKind::kTemplateRaised: return "template_raised";
-    case ErrorKind::kInternal: return "internal";
+    case ErrorKind::kInvalidArgument:
+      return "invalid_argument";
+    case ErrorKind::kInvalidFormat:
+      return "invalid_format";
+    case ErrorKind::kUnsupported:
+      return "unsupported";
+    case ErrorKind::kNotFound:
+      return "not_found";
+    case ErrorKind::kIo:
+      return "io";
+    case ErrorKind::kOutOfRange:
+      return "out_of_range";
+    case ErrorKind::kContextLengthExceeded:
+      return "context_length_exceeded";
+    case ErrorKind::kResourceExhausted:
+      return "resource_exhausted";
+    case ErrorKind::kUnavailable:
+      return "unavailable";
+    case ErrorKind::kCancelled:
+      return "cancelled";
+    case ErrorKind::kPermissionDenied:
+      return "permission_denied";
+    case ErrorKind::kTemplateRaised:
+      return "template_raised";
+    case ErrorKind::kInternal:
+      return "internal";
   }
   return "unknown";
 }

@@ -5,17 +5,24 @@ namespace {
 
 constexpr char32_t kReplacement = 0xFFFD;
 
-bool is_continuation(uint8_t byte) { return (byte & 0xC0) == 0x80; }
+bool is_continuation(uint8_t byte) {
+  return (byte & 0xC0) == 0x80;
+}
 
 // Checks the second byte against the ranges that rule out overlongs,
 // surrogates and code points past U+10FFFF (Unicode Table 3-7).
 bool second_byte_ok(uint8_t first, uint8_t second) {
   switch (first) {
-    case 0xE0: return second >= 0xA0 && second <= 0xBF;
-    case 0xED: return second >= 0x80 && second <= 0x9F;
-    case 0xF0: return second >= 0x90 && second <= 0xBF;
-    case 0xF4: return second >= 0x80 && second <= 0x8F;
-    default: return is_continuation(second);
+    case 0xE0:
+      return second >= 0xA0 && second <= 0xBF;
+    case 0xED:
+      return second >= 0x80 && second <= 0x9F;
+    case 0xF0:
+      return second >= 0x90 && second <= 0xBF;
+    case 0xF4:
+      return second >= 0x80 && second <= 0x8F;
+    default:
+      return is_continuation(second);
   }
 }
 

@@ -2,7 +2,9 @@
 
 #include <gtest/gtest.h>
 
+#include <cstring>
 #include <fstream>
+#include <string>
 
 #include "support/shared_data.h"
 
@@ -36,6 +38,20 @@ TEST(MappedFile, DirectoryIsAnError) {
   auto file = MappedFile::open(testing::temp_dir().string());
   ASSERT_FALSE(file.ok());
   EXPECT_EQ(file.error().kind(), ErrorKind::kIo);
+}
+
+TEST(ReleaseMappedPages, ContentsReadBackFromTheFile) {
+  auto path = (testing::temp_dir() / "released.bin").string();
+  std::string bytes(5 * 4096 + 123, '\0');
+  for (size_t i = 0; i < bytes.size(); ++i) bytes[i] = static_cast<char>(i * 31 + 7);
+  std::ofstream(path, std::ios::binary) << bytes;
+  auto file = MappedFile::open(path);
+  ASSERT_TRUE(file.ok()) << file.error().describe();
+  const uint8_t* data = file->data();
+  ASSERT_EQ(std::memcmp(data, bytes.data(), bytes.size()), 0);
+  // An unaligned range: only the whole pages inside it are dropped.
+  release_mapped_pages(data + 100, bytes.size() - 200);
+  EXPECT_EQ(std::memcmp(data, bytes.data(), bytes.size()), 0);
 }
 
 }  // namespace

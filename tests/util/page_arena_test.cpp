@@ -3,12 +3,7 @@
 #include <gtest/gtest.h>
 
 #include <cstdint>
-#include <cstdio>
 #include <cstring>
-#include <string>
-#include <vector>
-
-#include "util/mapped_file.h"
 
 namespace ingot {
 namespace {
@@ -28,6 +23,14 @@ TEST(PageArena, HandsOutAlignedSlicesUntilFull) {
   EXPECT_EQ(arena.take(1), nullptr);
 }
 
+TEST(PageArena, FootprintsOfSlicesReserveExactlyEnough) {
+  EXPECT_EQ(PageArena::footprint(10), 64u);
+  EXPECT_EQ(PageArena::footprint(64), 64u);
+  PageArena arena(PageArena::footprint(10) + PageArena::footprint(65));
+  EXPECT_NE(arena.take(10), nullptr);
+  EXPECT_NE(arena.take(65), nullptr);
+}
+
 TEST(PageArena, EmptyArenaGivesNothing) {
   PageArena arena;
   EXPECT_EQ(arena.take(1), nullptr);
@@ -43,26 +46,6 @@ TEST(PageArena, MovingKeepsTheMemory) {
   EXPECT_EQ(p[99], 7);
   EXPECT_EQ(moved.capacity(), 4096u);
   EXPECT_EQ(arena.take(1), nullptr);  // NOLINT(bugprone-use-after-move): moved-from is empty
-}
-
-TEST(ReleaseMappedPages, ContentsReadBackFromTheFile) {
-  const std::string path = testing::TempDir() + "/page_arena_release.bin";
-  std::vector<uint8_t> bytes(5 * 4096 + 123);
-  for (size_t i = 0; i < bytes.size(); ++i) bytes[i] = static_cast<uint8_t>(i * 31 + 7);
-  {
-    std::FILE* f = std::fopen(path.c_str(), "wb");
-    ASSERT_NE(f, nullptr);
-    ASSERT_EQ(std::fwrite(bytes.data(), 1, bytes.size(), f), bytes.size());
-    std::fclose(f);
-  }
-  auto file = MappedFile::open(path);
-  ASSERT_TRUE(file.ok());
-  const uint8_t* data = file.value().data();
-  ASSERT_EQ(std::memcmp(data, bytes.data(), bytes.size()), 0);
-  // An unaligned range: only the whole pages inside it are dropped.
-  release_mapped_pages(data + 100, bytes.size() - 200);
-  EXPECT_EQ(std::memcmp(data, bytes.data(), bytes.size()), 0);
-  std::remove(path.c_str());
 }
 
 }  // namespace

@@ -15,7 +15,9 @@ Result<int> doubled(int value) {
   return parsed * 2;
 }
 
-TEST(Status, DefaultIsOk) { EXPECT_TRUE(Status().ok()); }
+TEST(Status, DefaultIsOk) {
+  EXPECT_TRUE(Status().ok());
+}
 
 TEST(Status, CarriesKindMessageAndContext) {
   Error error = invalid_format("bad magic");
