@@ -5,6 +5,7 @@
 #include <memory>
 #include <vector>
 
+#include "engine/suite_model.h"
 #include "support/shared_data.h"
 
 namespace ingot::engine {
@@ -14,35 +15,21 @@ namespace {
 // milliseconds, so every scheduling path runs on real logits.
 class EngineTest : public ::testing::Test {
  protected:
-  static void SetUpTestSuite() {
-    if (::ingot::testing::shared_dir().empty()) return;
-    auto path = ::ingot::testing::shared_path("models/stories260K.gguf").string();
-    auto model = model::Model::load(path);
-    ASSERT_TRUE(model.ok()) << model.error().describe();
-    model_ = std::move(model).value().release();
-    auto tokenizer = tokenizer::Tokenizer::from_gguf(model_->file());
-    ASSERT_TRUE(tokenizer.ok()) << tokenizer.error().describe();
-    tokenizer_ = new tokenizer::Tokenizer(std::move(tokenizer).value());
-  }
-  static void TearDownTestSuite() {
-    delete tokenizer_;
-    delete model_;
-    tokenizer_ = nullptr;
-    model_ = nullptr;
-  }
+  static void SetUpTestSuite() { suite_.load("models/stories260K.gguf"); }
+  static void TearDownTestSuite() { suite_.reset(); }
 
   void SetUp() override { INGOT_REQUIRE_SHARED(); }
 
   std::unique_ptr<Engine> start(EngineOptions options) {
     options.threads = options.threads > 0 ? options.threads : 1;
-    auto engine = Engine::start(*model_, *tokenizer_, options);
+    auto engine = Engine::start(*suite_.model, *suite_.tokenizer, options);
     EXPECT_TRUE(engine.ok());
     return std::move(engine).value();
   }
 
   static GenerationRequest greedy(const std::string& text, int32_t max_tokens) {
     GenerationRequest request;
-    request.prompt = tokenizer_->encode(text, /*add_special=*/true, /*parse_special=*/true);
+    request.prompt = suite_.tokenizer->encode(text, /*add_special=*/true, /*parse_special=*/true);
     request.sampling.temperature = 0.0f;
     request.max_tokens = max_tokens;
     return request;
@@ -58,17 +45,13 @@ class EngineTest : public ::testing::Test {
     EngineOptions options;
     options.parallel = 1;
     options.threads = 1;
-    auto engine = Engine::start(*model_, *tokenizer_, options);
+    auto engine = Engine::start(*suite_.model, *suite_.tokenizer, options);
     auto handle = (*engine)->submit(std::move(request));
     return collect_reply(*handle);
   }
 
-  static model::Model* model_;
-  static tokenizer::Tokenizer* tokenizer_;
+  static inline SuiteModel suite_;
 };
-
-model::Model* EngineTest::model_ = nullptr;
-tokenizer::Tokenizer* EngineTest::tokenizer_ = nullptr;
 
 const std::vector<std::string> kPrompts = {
     "Once upon a time", "The little dog",      "Lily wanted to", "One day, a bird",
@@ -206,7 +189,8 @@ TEST_F(EngineTest, SecondTurnReusesTheCacheAndMatchesAColdRun) {
   GenerationRequest second;
   second.prompt = turn_one_prompt;
   for (int32_t id : ids(one)) second.prompt.push_back(id);
-  for (int32_t id : tokenizer_->encode(" Then the dog", false, false)) second.prompt.push_back(id);
+  for (int32_t id : suite_.tokenizer->encode(" Then the dog", false, false))
+    second.prompt.push_back(id);
   second.sampling.temperature = 0.0f;
   second.max_tokens = 12;
 

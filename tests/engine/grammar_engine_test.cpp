@@ -63,7 +63,7 @@ TEST_F(GrammarEngineTest, PreparedEngineBuildsItsMaskerAtStartAndUsesIt) {
   options.threads = 1;
   options.context_size = 512;
   options.prepare_grammar = true;
-  auto prepared = Engine::start(*model_, *tokenizer_, options);
+  auto prepared = Engine::start(*suite_.model, *suite_.tokenizer, options);
   ASSERT_TRUE(prepared.ok()) << prepared.error().describe();
   EXPECT_TRUE((*prepared)->grammar_prepared());
   engine_ = std::move(prepared).value();
@@ -93,7 +93,7 @@ TEST_F(GrammarEngineTest, OpenEndedJsonIsAlwaysAValidPrefixAndCompleteWhenStoppe
 
 TEST_F(GrammarEngineTest, TriggerLeavesTheTextBeforeItFree) {
   auto grammar = compile(kToolCallGbnf);
-  int32_t trigger_token = tokenizer_->vocab().find("<tool_call>");
+  int32_t trigger_token = suite_.tokenizer->vocab().find("<tool_call>");
   ASSERT_GE(trigger_token, 0);
   std::vector<GenerationRequest> requests;
   for (uint64_t seed = 1; seed <= 12; ++seed) {

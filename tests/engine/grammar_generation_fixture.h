@@ -13,6 +13,7 @@
 #include <vector>
 
 #include "engine/engine.h"
+#include "engine/suite_model.h"
 #include "sampling/grammar/gbnf_parser.h"
 #include "support/shared_data.h"
 
@@ -20,29 +21,15 @@ namespace ingot::engine {
 
 class GrammarGenerationFixture : public ::testing::Test {
  protected:
-  static void SetUpTestSuite() {
-    if (::ingot::testing::shared_dir().empty()) return;
-    auto model =
-        model::Model::load(::ingot::testing::shared_path("models/tiny-qwen3-f16.gguf").string());
-    ASSERT_TRUE(model.ok()) << model.error().describe();
-    model_ = std::move(model).value().release();
-    auto tokenizer = tokenizer::Tokenizer::from_gguf(model_->file());
-    ASSERT_TRUE(tokenizer.ok()) << tokenizer.error().describe();
-    tokenizer_ = new tokenizer::Tokenizer(std::move(tokenizer).value());
-  }
-  static void TearDownTestSuite() {
-    delete tokenizer_;
-    delete model_;
-    tokenizer_ = nullptr;
-    model_ = nullptr;
-  }
+  static void SetUpTestSuite() { suite_.load("models/tiny-qwen3-f16.gguf"); }
+  static void TearDownTestSuite() { suite_.reset(); }
   void SetUp() override {
     INGOT_REQUIRE_SHARED();
     EngineOptions options;
     options.parallel = 4;
     options.threads = 1;
     options.context_size = 1024;
-    auto engine = Engine::start(*model_, *tokenizer_, options);
+    auto engine = Engine::start(*suite_.model, *suite_.tokenizer, options);
     ASSERT_TRUE(engine.ok()) << engine.error().describe();
     engine_ = std::move(engine).value();
   }
@@ -56,7 +43,7 @@ class GrammarGenerationFixture : public ::testing::Test {
   static GenerationRequest request(std::shared_ptr<const sampling::grammar::Grammar> grammar,
                                    uint64_t seed, int32_t max_tokens) {
     GenerationRequest r;
-    r.prompt = tokenizer_->encode(
+    r.prompt = suite_.tokenizer->encode(
         "<|im_start|>user\nGive me JSON<|im_end|>\n<|im_start|>assistant\n", false, true);
     r.sampling.temperature = 1.0f;
     r.sampling.top_k = 0;
@@ -90,8 +77,7 @@ class GrammarGenerationFixture : public ::testing::Test {
     return replies;
   }
 
-  static inline model::Model* model_ = nullptr;
-  static inline tokenizer::Tokenizer* tokenizer_ = nullptr;
+  static inline SuiteModel suite_;
   std::unique_ptr<Engine> engine_;
 };
 

@@ -1,0 +1,40 @@
+#pragma once
+// A model from ../shared and its tokenizer, loaded once for a whole test
+// suite: engine tests start many engines on one model, and loading it per
+// test would dominate their time.
+
+#include <gtest/gtest.h>
+
+#include <memory>
+#include <string>
+
+#include "model/model.h"
+#include "support/shared_data.h"
+#include "tokenizer/tokenizer.h"
+
+namespace ingot::engine {
+
+struct SuiteModel {
+  std::unique_ptr<model::Model> model;
+  std::unique_ptr<tokenizer::Tokenizer> tokenizer;
+
+  // Loads ../shared/<relative>, or nothing when ../shared is absent (the
+  // tests skip then); a file that does not load fails the suite.
+  void load(const std::string& relative) {
+    if (::ingot::testing::shared_dir().empty()) return;
+    auto loaded = model::Model::load(::ingot::testing::shared_path(relative).string());
+    ASSERT_TRUE(loaded.ok()) << loaded.error().describe();
+    model = std::move(loaded).value();
+    auto vocab = tokenizer::Tokenizer::from_gguf(model->file());
+    ASSERT_TRUE(vocab.ok()) << vocab.error().describe();
+    tokenizer = std::make_unique<tokenizer::Tokenizer>(std::move(vocab).value());
+  }
+
+  // The tokenizer first: it was read from the model's file.
+  void reset() {
+    tokenizer.reset();
+    model.reset();
+  }
+};
+
+}  // namespace ingot::engine
