@@ -68,7 +68,9 @@ class Engine {
   EngineStats stats() const;
   int64_t context_size() const { return context_size_; }
   const EngineOptions& options() const { return options_; }
-  // Whether the grammar masker exists yet (see prepare_grammar).
+  // Whether the grammar masker exists yet (see prepare_grammar). Without
+  // prepare_grammar the engine thread builds it at the first grammar
+  // request, so only ask before submitting one.
   bool grammar_prepared() const { return masker_ != nullptr; }
 
   // Cancels every request and stops the thread; later submits are refused.
