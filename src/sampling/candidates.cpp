@@ -6,8 +6,24 @@
 namespace ingot::sampling {
 namespace {
 
+// Logits are scanned in blocks; a block with nothing that can enter the set
+// is skipped after one comparison per logit, which the compiler vectorizes.
+constexpr size_t kScanBlock = 64;
+
 bool better(const Candidate& a, const Candidate& b) {
   return a.logit > b.logit || (a.logit == b.logit && a.id < b.id);
+}
+
+bool any_above(const float* logits, float floor) {
+  int any = 0;
+  for (size_t j = 0; j < kScanBlock; ++j) any |= logits[j] > floor ? 1 : 0;
+  return any != 0;
+}
+
+bool any_at_least(const float* logits, float threshold) {
+  int any = 0;
+  for (size_t j = 0; j < kScanBlock; ++j) any |= logits[j] >= threshold ? 1 : 0;
+  return any != 0;
 }
 
 }  // namespace
@@ -18,6 +34,61 @@ void Candidates::reset(std::span<const float> logits) {
     items_[i] = {static_cast<int32_t>(i), logits[i]};
   }
   size_ = logits.size();
+  sorted_ = false;
+}
+
+void Candidates::reset_top_k(std::span<const float> logits, size_t k) {
+  if (k >= logits.size()) {
+    reset(logits);
+    sort_descending();
+    return;
+  }
+  // Tokens are gathered into a buffer of a few k; when it fills, it is cut
+  // to its k best and the k-th best's logit becomes the floor a later token
+  // must beat. A later token equal to the floor has a higher id, so it
+  // loses the tie and may be dropped. Before the first cut every token
+  // enters, so that a row with fewer than k finite logits keeps -inf ones
+  // as keep_top_k would.
+  const size_t capacity = std::max<size_t>(4 * k, 256);
+  items_.clear();
+  items_.reserve(capacity + kScanBlock);
+  float floor = -INFINITY;
+  bool cut = false;
+  auto cut_to_k = [&] {
+    std::nth_element(items_.begin(), items_.begin() + static_cast<ptrdiff_t>(k - 1), items_.end(),
+                     better);
+    items_.resize(k);
+    floor = items_[k - 1].logit;
+    cut = true;
+  };
+  for (size_t start = 0; start < logits.size(); start += kScanBlock) {
+    size_t end = std::min(start + kScanBlock, logits.size());
+    if (cut && end - start == kScanBlock && !any_above(&logits[start], floor)) continue;
+    for (size_t i = start; i < end; ++i) {
+      float logit = logits[i];
+      if (cut ? logit > floor : !std::isnan(logit)) {
+        items_.push_back({static_cast<int32_t>(i), logit});
+      }
+    }
+    if (items_.size() >= capacity) cut_to_k();
+  }
+  size_t keep = std::min(k, items_.size());
+  std::partial_sort(items_.begin(), items_.begin() + static_cast<ptrdiff_t>(keep), items_.end(),
+                    better);
+  size_ = keep;
+  sorted_ = true;
+}
+
+void Candidates::reset_at_least(std::span<const float> logits, float threshold) {
+  items_.clear();
+  for (size_t start = 0; start < logits.size(); start += kScanBlock) {
+    size_t end = std::min(start + kScanBlock, logits.size());
+    if (end - start == kScanBlock && !any_at_least(&logits[start], threshold)) continue;
+    for (size_t i = start; i < end; ++i) {
+      if (logits[i] >= threshold) items_.push_back({static_cast<int32_t>(i), logits[i]});
+    }
+  }
+  size_ = items_.size();
   sorted_ = false;
 }
 
@@ -48,6 +119,21 @@ void Candidates::softmax(float temperature, std::vector<float>& probs) const {
     sum += probs[i];
   }
   for (size_t i = 0; i < size_; ++i) probs[i] = static_cast<float>(probs[i] / sum);
+}
+
+float max_logit(std::span<const float> logits) {
+  // Independent lanes let the compiler keep several maxima in one vector
+  // instead of a serial chain through one.
+  constexpr size_t kLanes = 16;
+  float lanes[kLanes];
+  std::fill(std::begin(lanes), std::end(lanes), -INFINITY);
+  size_t i = 0;
+  for (; i + kLanes <= logits.size(); i += kLanes) {
+    for (size_t j = 0; j < kLanes; ++j) lanes[j] = std::max(lanes[j], logits[i + j]);
+  }
+  float best = *std::max_element(std::begin(lanes), std::end(lanes));
+  for (; i < logits.size(); ++i) best = std::max(best, logits[i]);
+  return best;
 }
 
 }  // namespace ingot::sampling

@@ -1,6 +1,11 @@
 #pragma once
 // The working set of a sampling step: token ids with their logits, narrowed
 // by each truncation (top-k, top-p, min-p) without touching the logits array.
+//
+// A vocabulary holds 30k-260k tokens and the engine samples every sequence
+// of a step on its own thread while the thread pool waits, so the fills
+// that truncate (reset_top_k, reset_at_least) read the logits once and copy
+// only the tokens that can survive; a full reset and sort is the slow path.
 
 #include <cstdint>
 #include <span>
@@ -17,6 +22,12 @@ class Candidates {
  public:
   // Fills with every token; reuses its storage across steps.
   void reset(std::span<const float> logits);
+  // Fills with the k best tokens, sorted by logit descending (ties: lower
+  // id first): what reset() then keep_top_k(k) gives, without copying
+  // the whole vocabulary.
+  void reset_top_k(std::span<const float> logits, size_t k);
+  // Fills with every token whose logit is at least `threshold`, in id order.
+  void reset_at_least(std::span<const float> logits, float threshold);
 
   std::span<Candidate> items() { return {items_.data(), size_}; }
   size_t size() const { return size_; }
@@ -35,5 +46,8 @@ class Candidates {
   size_t size_ = 0;
   bool sorted_ = false;
 };
+
+// The largest logit (-inf for none).
+float max_logit(std::span<const float> logits);
 
 }  // namespace ingot::sampling

@@ -6,11 +6,9 @@
 namespace ingot::sampling {
 
 int32_t argmax(std::span<const float> logits) {
-  int32_t best = 0;
-  for (size_t i = 1; i < logits.size(); ++i) {
-    if (logits[i] > logits[best]) best = static_cast<int32_t>(i);
-  }
-  return best;
+  float best = max_logit(logits);
+  auto found = std::find(logits.begin(), logits.end(), best);
+  return found == logits.end() ? 0 : static_cast<int32_t>(found - logits.begin());
 }
 
 Sampler::Sampler(SamplingParams params)
@@ -44,22 +42,20 @@ void Sampler::apply_bias_and_penalties(std::span<float> logits) const {
 }
 
 int32_t Sampler::draw(std::span<const float> logits) {
-  candidates_.reset(logits);
-  if (params_.top_k > 0) candidates_.keep_top_k(static_cast<size_t>(params_.top_k));
-
-  if (params_.top_p < 1.0f) {
-    candidates_.sort_descending();
-    candidates_.softmax(1.0f, probs_);
-    double cumulative = 0.0;
-    size_t keep = candidates_.size();
-    for (size_t i = 0; i < probs_.size(); ++i) {
-      cumulative += probs_[i];
-      if (cumulative >= params_.top_p) {
-        keep = i + 1;
-        break;
-      }
-    }
-    candidates_.truncate(keep);
+  if (params_.top_k > 0) {
+    candidates_.reset_top_k(logits, static_cast<size_t>(params_.top_k));
+    if (params_.top_p < 1.0f && candidates_.size() > 0)
+      keep_nucleus(candidate_mass(candidates_.items()[0].logit));
+  } else if (params_.top_p < 1.0f) {
+    gather_nucleus_of_vocabulary(logits);
+  } else if (params_.min_p > 0.0f) {
+    // The min-p step below keeps exactly these; gathering only them spares
+    // sorting the vocabulary.
+    candidates_.reset_at_least(logits, max_logit(logits) + std::log(params_.min_p));
+  } else {
+    // Nothing truncates: the draw runs over the vocabulary in id order,
+    // which samples the same distribution as sorted order would.
+    candidates_.reset(logits);
   }
 
   if (params_.min_p > 0.0f && candidates_.size() > 1) {
@@ -82,17 +78,57 @@ int32_t Sampler::draw(std::span<const float> logits) {
   return items.empty() ? argmax(logits) : items.back().id;
 }
 
+double Sampler::candidate_mass(float max) {
+  double mass = 0.0;
+  for (const Candidate& c : candidates_.items())
+    mass += std::exp(static_cast<double>(c.logit - max));
+  return mass;
+}
+
+void Sampler::keep_nucleus(double total_mass) {
+  // Candidates are sorted best first; `total_mass` is the sum of
+  // exp(logit - best) over the set top-p is taken from.
+  auto items = candidates_.items();
+  if (items.empty()) return;
+  float best = items[0].logit;
+  double cumulative = 0.0;
+  for (size_t i = 0; i < items.size(); ++i) {
+    cumulative += std::exp(static_cast<double>(items[i].logit - best)) / total_mass;
+    if (cumulative >= params_.top_p) {
+      candidates_.truncate(i + 1);
+      return;
+    }
+  }
+}
+
+void Sampler::gather_nucleus_of_vocabulary(std::span<const float> logits) {
+  // The nucleus is a run of the best tokens, so once the tokens within some
+  // distance of the best hold top_p of the mass, the nucleus lies among
+  // them and only they need sorting. The distance widens until it does.
+  float best = max_logit(logits);
+  double total_mass = 0.0;
+  for (float l : logits) total_mass += std::exp(static_cast<double>(l - best));
+  for (float distance : {8.0f, 16.0f, 32.0f, INFINITY}) {
+    if (std::isinf(distance)) {
+      candidates_.reset(logits);
+      break;
+    }
+    candidates_.reset_at_least(logits, best - distance);
+    if (candidate_mass(best) >= params_.top_p * total_mass) break;
+  }
+  candidates_.sort_descending();
+  keep_nucleus(total_mass);
+}
+
 void Sampler::fill_logprobs(std::span<const float> logits, SampledToken& token) {
-  float max_logit = -INFINITY;
-  for (float l : logits) max_logit = std::max(max_logit, l);
+  float best = max_logit(logits);
   double sum = 0.0;
-  for (float l : logits) sum += std::exp(static_cast<double>(l - max_logit));
-  auto log_z = static_cast<float>(max_logit + std::log(sum));
+  for (float l : logits) sum += std::exp(static_cast<double>(l - best));
+  auto log_z = static_cast<float>(best + std::log(sum));
   token.logprob = logits[token.id] - log_z;
   int32_t n_top = std::clamp(params_.top_logprobs, 0, 20);
   if (n_top == 0) return;
-  candidates_.reset(logits);
-  candidates_.keep_top_k(static_cast<size_t>(n_top));
+  candidates_.reset_top_k(logits, static_cast<size_t>(n_top));
   token.top.clear();
   for (const Candidate& c : candidates_.items()) token.top.push_back({c.id, c.logit - log_z});
 }

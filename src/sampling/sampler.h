@@ -47,6 +47,10 @@ class Sampler {
  private:
   void apply_bias_and_penalties(std::span<float> logits) const;
   int32_t draw(std::span<const float> logits);
+  // Sum of exp(logit - max) over the candidates.
+  double candidate_mass(float max);
+  void keep_nucleus(double total_mass);
+  void gather_nucleus_of_vocabulary(std::span<const float> logits);
   void fill_logprobs(std::span<const float> logits, SampledToken& token);
 
   SamplingParams params_;
