@@ -34,10 +34,11 @@ struct ModelWeights {
   // config.rope.freq_factors when the file has rope_freqs.weight.
   static Result<ModelWeights> bind(const gguf::GgufFile& file, ModelConfig& config);
 
-  // Copies of the matrices in the interleaved layout (kernels/interleave.h)
-  // when the active path has kernels for it; each WeightMatrix points into
+  // The matrices the kernels read, copied at load into huge pages: in the
+  // interleaved layout (kernels/interleave.h) when the active path has
+  // kernels for it, as they are otherwise. Each WeightMatrix points into
   // this arena. Moving ModelWeights keeps the arena's memory where it is.
-  PageArena interleaved;
+  PageArena arena;
 };
 
 }  // namespace ingot::model

@@ -29,6 +29,11 @@ class PageArena {
   // never reserved.
   uint8_t* take(size_t bytes);
   size_t capacity() const { return capacity_; }
+  // Whether `p` points into the bytes taken so far.
+  bool holds(const void* p) const {
+    const auto* byte = static_cast<const uint8_t*>(p);
+    return base_ != nullptr && byte >= base_ && byte < base_ + used_;
+  }
 
  private:
   void release();

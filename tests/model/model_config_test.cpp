@@ -61,6 +61,29 @@ TEST(ModelWeights, BindsTiedAndUntiedOutputs) {
   EXPECT_EQ((*model)->weights().layers.size(), 2u);
 }
 
+// Decode streams every matrix once per step, so each one the kernels read
+// (the interleaved copy when there is one, the blocks otherwise) lives in
+// the model's huge-page arena, not in the file mapping.
+TEST(ModelWeights, KernelsReadEveryMatrixFromTheArena) {
+  INGOT_REQUIRE_SHARED();
+  for (const char* file : {"models/small-llama-q4_k_m.gguf", "models/small-llama-f16.gguf",
+                           "models/small-llama-q4_0.gguf", "models/stories260K.gguf"}) {
+    auto model = Model::load(ingot::testing::shared_path(file).string());
+    ASSERT_TRUE(model.ok()) << model.error().describe();
+    const ModelWeights& weights = (*model)->weights();
+    auto read_by_kernels = [](const kernels::WeightMatrix& w) {
+      return w.interleaved != nullptr ? w.interleaved : w.data;
+    };
+    for (const LayerWeights& layer : weights.layers) {
+      for (const kernels::WeightMatrix* w :
+           {&layer.wq, &layer.wk, &layer.wv, &layer.wo, &layer.gate, &layer.up, &layer.down}) {
+        EXPECT_TRUE(weights.arena.holds(read_by_kernels(*w))) << file;
+      }
+    }
+    EXPECT_TRUE(weights.arena.holds(read_by_kernels(weights.output))) << file;
+  }
+}
+
 TEST(Model, RejectsOutOfVocabularyTokensAndLeavesTheCacheAsItWas) {
   INGOT_REQUIRE_SHARED();
   auto model = Model::load(ingot::testing::shared_path("models/stories260K.gguf").string());
