@@ -10,8 +10,10 @@ int main(int argc, char** argv) {
   app.require_subcommand(1);
   app.set_help_all_flag("--help-all", "Show help for every subcommand");
   std::string log_level = "warn";
-  app.add_option("--log-level", log_level, "trace, debug, info, warn, error or off")
-      ->capture_default_str();
+  CLI::Option* log_level_option =
+      app.add_option("--log-level", log_level,
+                     "trace, debug, info, warn, error or off (default: info for serve, warn "
+                     "for the other commands)");
 
   int exit_code = 0;
   for (ingot::cli::CommandRegistrar registrar : {
@@ -28,6 +30,10 @@ int main(int argc, char** argv) {
   }
 
   app.parse_complete_callback([&] {
+    // A server's operator wants its access log (one line per request, at
+    // info) without asking; the interactive commands stay quiet.
+    CLI::App* serve = app.get_subcommand("serve");
+    if (log_level_option->count() == 0 && serve->parsed()) log_level = "info";
     ingot::Status status = ingot::setup_logging(log_level);
     if (!status.ok()) throw CLI::ValidationError("--log-level", status.error().message());
   });

@@ -108,3 +108,30 @@ test('aborting a stream cancels its generation at once', { skip }, async () => {
     await server.stop();
   }
 });
+
+test('the server writes one access-log line per request without being asked', { skip, timeout: 30_000 }, async () => {
+  const server = await startServer(sharedModel('stories260K.gguf'));
+  // The line is written as the request ends, possibly after the reply
+  // reached the client: wait for it on the server's stderr.
+  const line = new Promise((resolve) => {
+    const check = () => {
+      const found = server.stderr().split('\n').find((l) => l.includes('route=/v1/chat/completions'));
+      if (found) {
+        server.proc.stderr.off('data', check);
+        resolve(found);
+      }
+    };
+    server.proc.stderr.on('data', check);
+    check();
+  });
+  try {
+    const client = new OpenAI({ baseURL: server.baseURL, apiKey: 'x', maxRetries: 0 });
+    await client.chat.completions.create({ model, messages, max_tokens: 3 });
+    const access = await line;
+    assert.match(access, /info access method=POST route=\/v1\/chat\/completions status=200 /);
+    assert.match(access, /completion_tokens=3 /);
+    assert.match(access, /cancelled=false/);
+  } finally {
+    await server.stop();
+  }
+});
