@@ -19,6 +19,7 @@
 #include "kernels/matmul_kernels_avx512.h"
 #include "kernels/prefetch.h"
 #include "kernels/tile_loop.h"
+#include "kernels/tile_sums_avx512.h"
 
 namespace ingot::kernels {
 namespace {
@@ -125,11 +126,7 @@ struct Interleaved {
       for (int r = 0; r < R; ++r) rows[r] += G::kGroupBytes;
       for (int t = 0; t < T; ++t) xs[t] += kActivationGroupBytes;
     }
-    for (int t = 0; t < T; ++t) {
-      for (int r = 0; r < R; ++r) {
-        y[(t0 + t) * y_stride + r0 + r] = _mm512_reduce_add_ps(acc[r][t]);
-      }
-    }
+    avx512::store_tile_sums<R, T>(acc, y, y_stride, r0, t0);
   }
 };
 
