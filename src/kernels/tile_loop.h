@@ -1,7 +1,11 @@
 #pragma once
 // Walks a tile of output rows x tokens in micro-tiles of kRows x kTokens,
 // with smaller micro-tiles at the edges. Kernel::run<R, T>(w, x, r, t, y,
-// y_stride) computes y for rows r..r+R-1 and tokens t..t+T-1.
+// y_stride) computes y for rows r..r+R-1 and tokens t..t+T-1. A single
+// token (decode) takes micro-tiles of kDecodeRows x 1; a kernel may also
+// give a non-zero kSmallBatchRows for tiles of 2 to 4 tokens (a few
+// sequences decoded together), which then take micro-tiles of
+// kSmallBatchRows x 2.
 //
 // Included only by *_avx2.cpp / *_avx512.cpp files, and everything here is
 // in an unnamed namespace on purpose: each instruction set's file gets its
@@ -15,10 +19,9 @@
 namespace ingot::kernels {
 namespace {
 
-template <class Kernel, int R>
+template <class Kernel, int R, int T = Kernel::kTokens>
 inline void run_token_range(const WeightMatrix& w, const PackedActivations& x, int64_t r,
                             TileRange range, float* y, int64_t y_stride) {
-  constexpr int T = Kernel::kTokens;
   int64_t t = range.tok_begin;
   for (; t + T <= range.tok_end; t += T) Kernel::template run<R, T>(w, x, r, t, y, y_stride);
   const int64_t left = range.tok_end - t;
@@ -34,11 +37,28 @@ inline void run_token_range(const WeightMatrix& w, const PackedActivations& x, i
 }
 
 template <class Kernel>
+constexpr int small_batch_rows() {
+  if constexpr (requires { Kernel::kSmallBatchRows; }) {
+    return Kernel::kSmallBatchRows;
+  } else {
+    return 0;
+  }
+}
+
+template <class Kernel>
 void run_tile(const WeightMatrix& w, const PackedActivations& x, TileRange range, float* y,
               int64_t y_stride) {
   constexpr int R = Kernel::kRows;
   int64_t r = range.row_begin;
-  if (range.tok_end - range.tok_begin == 1) {
+  const int64_t n_tokens = range.tok_end - range.tok_begin;
+  if constexpr (constexpr int kSmallRows = small_batch_rows<Kernel>(); kSmallRows > 0) {
+    if (n_tokens >= 2 && n_tokens <= 4) {
+      for (; r + kSmallRows <= range.row_end; r += kSmallRows) {
+        run_token_range<Kernel, kSmallRows, 2>(w, x, r, range, y, y_stride);
+      }
+    }
+  }
+  if (n_tokens == 1) {
     // Decode: one token, so block more rows per pass over the activations.
     constexpr int kDecodeRows = Kernel::kDecodeRows;
     for (; r + kDecodeRows <= range.row_end; r += kDecodeRows) {

@@ -130,13 +130,14 @@ INSTANTIATE_TEST_SUITE_P(AllTypes, MatmulTest,
 class InterleavedMatmulTest : public ::testing::TestWithParam<ElementType> {};
 
 // Interleaved weights on the AVX-512 path against the scalar path over the
-// original blocks: one group, partial last groups, several groups.
+// original blocks: one group, partial last groups, several groups; 2 to 4
+// tokens (the small-batch micro-tiles) over row counts that leave edges.
 TEST_P(InterleavedMatmulTest, MatchesScalarOverOriginalBlocks) {
   const ElementType type = GetParam();
   if (!isa_available(Isa::kAvx512)) GTEST_SKIP() << "AVX-512 is not available on this CPU";
   ASSERT_TRUE(can_interleave(type));
-  const Shape shapes[] = {{1, 1, 1},  {7, 3, 1},   {33, 16, 2}, {131, 17, 1},
-                          {9, 33, 5}, {19, 2, 65}, {66, 20, 7}};
+  const Shape shapes[] = {{1, 1, 1},   {7, 3, 1},   {33, 16, 2}, {131, 17, 1}, {9, 33, 5},
+                          {19, 2, 65}, {66, 20, 7}, {29, 28, 3}, {50, 28, 4},  {5, 4, 4}};
   for (int threads : {1, 2}) {
     ThreadPool pool(threads);
     for (const Shape& shape : shapes) {
