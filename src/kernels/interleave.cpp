@@ -30,11 +30,6 @@ bool can_interleave(ElementType type) {
   return type == ElementType::kQ4_0 || type == ElementType::kQ8_0;
 }
 
-int64_t interleaved_groups(int64_t cols) {
-  const int64_t blocks = cols / kQK;
-  return (blocks + kGroupBlocks - 1) / kGroupBlocks;
-}
-
 size_t interleaved_row_bytes(ElementType type, int64_t cols) {
   return static_cast<size_t>(interleaved_groups(cols)) * kGroupBlocks *
          element_type_info(type).bytes_per_block;

@@ -20,6 +20,7 @@
 #include <cstddef>
 #include <cstdint>
 
+#include "kernels/block_formats.h"
 #include "kernels/element_type.h"
 
 namespace ingot::kernels {
@@ -30,7 +31,11 @@ inline constexpr size_t kActivationGroupBytes = 16 * 4 + 16 * 4 + 8 * 64;
 // Whether `type` has an interleaved layout.
 bool can_interleave(ElementType type);
 
-int64_t interleaved_groups(int64_t cols);
+// Groups in a row of `cols` columns. Inline: every micro-tile asks.
+inline int64_t interleaved_groups(int64_t cols) {
+  const int64_t blocks = cols / kQK;
+  return (blocks + kGroupBlocks - 1) / kGroupBlocks;
+}
 
 // Bytes of one interleaved row of `cols` weights (a whole number of groups).
 size_t interleaved_row_bytes(ElementType type, int64_t cols);
