@@ -1,6 +1,7 @@
 #include "kernels/matmul.h"
 
 #include <algorithm>
+#include <array>
 #include <cassert>
 
 #include "kernels/activation_pack.h"
@@ -79,28 +80,72 @@ void PackedActivations::pack(const float* x, int64_t n_tokens, int64_t cols,
   });
 }
 
-void matmul(const WeightMatrix& w, const PackedActivations& x, float* y, int64_t y_stride,
-            ThreadPool& pool) {
-  assert(x.cols() == w.cols);
-  assert(x.packed_type() == dot_operand_type(w.type));
-  const int64_t n_tokens = x.n_tokens();
-  if (w.rows <= 0 || n_tokens <= 0) return;
-  const TileKernel kernel = tile_kernel(active_isa(), w.type);
-  assert(kernel != nullptr && "matmul: unsupported weight type");
-  const int64_t tok_tile = std::min(n_tokens, kTokenTile);
-  const int64_t n_tok_tiles = ceil_div(n_tokens, tok_tile);
-  const int64_t row_tile = row_tile_for(w.rows, n_tokens, pool.size());
-  const int64_t n_row_tiles = ceil_div(w.rows, row_tile);
+namespace {
+
+// How one product splits into work items: row tiles x token tiles.
+struct ProductTiling {
+  ProductTiling() = default;
+
+  TileKernel kernel = nullptr;
+  int64_t tok_tile = 0;
+  int64_t n_tok_tiles = 0;
+  int64_t row_tile = 0;
+  int64_t items = 0;
+
+  ProductTiling(const MatmulProduct& p, int n_threads) {
+    assert(p.x->cols() == p.w->cols);
+    assert(p.x->packed_type() == dot_operand_type(p.w->type));
+    const int64_t n_tokens = p.x->n_tokens();
+    if (p.w->rows <= 0 || n_tokens <= 0) return;
+    kernel = tile_kernel(active_isa(), p.w->type);
+    assert(kernel != nullptr && "matmul: unsupported weight type");
+    tok_tile = std::min(n_tokens, kTokenTile);
+    n_tok_tiles = ceil_div(n_tokens, tok_tile);
+    row_tile = row_tile_for(p.w->rows, n_tokens, n_threads);
+    items = ceil_div(p.w->rows, row_tile) * n_tok_tiles;
+  }
+
   // Consecutive items share a row tile, so a thread's weights stay cached.
-  pool.parallel_for(n_row_tiles * n_tok_tiles, 1, [&](int64_t begin, int64_t end) {
+  void run(const MatmulProduct& p, int64_t item) const {
+    const int64_t row_begin = (item / n_tok_tiles) * row_tile;
+    const int64_t tok_begin = (item % n_tok_tiles) * tok_tile;
+    const TileRange range{row_begin, std::min(row_begin + row_tile, p.w->rows), tok_begin,
+                          std::min(tok_begin + tok_tile, p.x->n_tokens())};
+    kernel(*p.w, *p.x, range, p.y, p.y_stride);
+  }
+};
+
+// A q/k/v or gate/up group at most; more products are run in groups.
+constexpr size_t kMaxProducts = 4;
+
+}  // namespace
+
+void matmul_all(std::span<const MatmulProduct> products, ThreadPool& pool) {
+  while (products.size() > kMaxProducts) {
+    matmul_all(products.first(kMaxProducts), pool);
+    products = products.subspan(kMaxProducts);
+  }
+  std::array<ProductTiling, kMaxProducts> tilings{};
+  std::array<int64_t, kMaxProducts + 1> first_item{};
+  for (size_t i = 0; i < products.size(); ++i) {
+    tilings[i] = ProductTiling(products[i], pool.size());
+    first_item[i + 1] = first_item[i] + tilings[i].items;
+  }
+  const int64_t total = first_item[products.size()];
+  if (total == 0) return;
+  pool.parallel_for(total, 1, [&](int64_t begin, int64_t end) {
+    size_t i = 0;
     for (int64_t item = begin; item < end; ++item) {
-      const int64_t row_begin = (item / n_tok_tiles) * row_tile;
-      const int64_t tok_begin = (item % n_tok_tiles) * tok_tile;
-      const TileRange range{row_begin, std::min(row_begin + row_tile, w.rows), tok_begin,
-                            std::min(tok_begin + tok_tile, n_tokens)};
-      kernel(w, x, range, y, y_stride);
+      while (item >= first_item[i + 1]) ++i;
+      tilings[i].run(products[i], item - first_item[i]);
     }
   });
+}
+
+void matmul(const WeightMatrix& w, const PackedActivations& x, float* y, int64_t y_stride,
+            ThreadPool& pool) {
+  const MatmulProduct product{&w, &x, y, y_stride};
+  matmul_all({&product, 1}, pool);
 }
 
 void matmul(const WeightMatrix& w, const float* x, int64_t n_tokens, float* y, ThreadPool& pool) {

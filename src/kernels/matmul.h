@@ -9,6 +9,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <span>
 #include <vector>
 
 #include "kernels/element_type.h"
@@ -65,6 +66,20 @@ class PackedActivations {
 // y is n_tokens x w.rows, row-major, with rows `y_stride` floats apart.
 void matmul(const WeightMatrix& w, const PackedActivations& x, float* y, int64_t y_stride,
             ThreadPool& pool);
+
+// One product of a matmul_all call: y = x times w's rows, as matmul.
+struct MatmulProduct {
+  const WeightMatrix* w;
+  const PackedActivations* x;
+  float* y;
+  int64_t y_stride;
+};
+
+// Several products in one parallel region: the threads take work items
+// from all of them in turn. A layer's q, k and v (or gate and up)
+// projections then share one dispatch and one tail, where on their own
+// the small k and v each paid both (decode runs ~200 regions a step).
+void matmul_all(std::span<const MatmulProduct> products, ThreadPool& pool);
 
 // Packs x and multiplies: for callers that read an input once.
 void matmul(const WeightMatrix& w, const float* x, int64_t n_tokens, float* y, ThreadPool& pool);
