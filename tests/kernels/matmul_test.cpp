@@ -198,5 +198,47 @@ TEST(Matmul, WritesOnlyItsOutputColumnsWithAStride) {
   }
 }
 
+// Products of different types and shapes in one matmul_all call, more of
+// them than one region takes, one of them empty: each gives what it gives
+// alone.
+TEST(Matmul, AllProductsTogetherMatchEachAlone) {
+  ThreadPool pool(2);
+  struct Spec {
+    ElementType type;
+    int64_t rows, cols;
+  };
+  const Spec specs[] = {{ElementType::kQ4_0, 131, 96}, {ElementType::kQ8_0, 16, 64},
+                        {ElementType::kQ4_K, 37, 256}, {ElementType::kF16, 0, 64},
+                        {ElementType::kQ6_K, 20, 256}, {ElementType::kQ4_0, 9, 32}};
+  for (int64_t tokens : {1, 4, 70}) {
+    std::vector<std::vector<uint8_t>> data;
+    std::vector<WeightMatrix> weights;
+    std::vector<PackedActivations> packed(std::size(specs));
+    std::vector<std::vector<float>> together, alone;
+    for (size_t i = 0; i < std::size(specs); ++i) {
+      const Spec& spec = specs[i];
+      data.push_back(quantize_matrix(spec.type, random_floats(spec.rows * spec.cols, 50 + i),
+                                     spec.rows, spec.cols));
+      weights.push_back(WeightMatrix{spec.type, data.back().data(), spec.rows, spec.cols,
+                                     *row_bytes(spec.type, spec.cols)});
+      const auto input = random_floats(tokens * spec.cols, 60 + i);
+      packed[i].pack(input.data(), tokens, spec.cols, spec.type, pool);
+      together.emplace_back(tokens * spec.rows, NAN);
+      alone.emplace_back(tokens * spec.rows, NAN);
+    }
+    std::vector<MatmulProduct> products;
+    for (size_t i = 0; i < std::size(specs); ++i) {
+      products.push_back({&weights[i], &packed[i], together[i].data(), specs[i].rows});
+      matmul(weights[i], packed[i], alone[i].data(), specs[i].rows, pool);
+    }
+    matmul_all(products, pool);
+    for (size_t i = 0; i < std::size(specs); ++i) {
+      for (size_t j = 0; j < together[i].size(); ++j) {
+        ASSERT_EQ(together[i][j], alone[i][j]) << "product " << i << " tokens " << tokens;
+      }
+    }
+  }
+}
+
 }  // namespace
 }  // namespace ingot::kernels
