@@ -1,12 +1,17 @@
 #include "model/weights.h"
 
+#include <spdlog/spdlog.h>
+
+#include <cstdlib>
 #include <cstring>
+#include <new>
 #include <string>
 
 #include "kernels/dequantize.h"
 #include "kernels/dispatch.h"
 #include "kernels/interleave.h"
 #include "util/mapped_file.h"
+#include "util/memory_info.h"
 #include "util/page_arena.h"
 
 namespace ingot::model {
@@ -122,12 +127,7 @@ void copy_into(WeightMatrix& w, PageArena& arena) {
   release_mapped_pages(mapped, bytes);
 }
 
-// Every matrix the kernels stream moves into one huge-page arena: decode
-// reads each weight once per step, and over 4 KiB file pages every few KiB
-// of weights cost a TLB miss and a page walk (F16 decode gained ~15% from
-// the copy). Q4_0 and Q8_0 move interleaved where the AVX-512 path reads
-// that layout; the rest move as they are.
-void move_matrices_to_arena(ModelWeights& weights) {
+std::vector<WeightMatrix*> streamed_matrices(ModelWeights& weights) {
   std::vector<WeightMatrix*> matrices;
   for (LayerWeights& layer : weights.layers) {
     for (WeightMatrix* w :
@@ -136,9 +136,44 @@ void move_matrices_to_arena(ModelWeights& weights) {
     }
   }
   matrices.push_back(&weights.output);
+  return matrices;
+}
+
+double gib(uint64_t bytes) {
+  return static_cast<double>(bytes) / double(1 << 30);
+}
+
+// Every matrix the kernels stream moves into one huge-page arena: decode
+// reads each weight once per step, and over 4 KiB file pages every few KiB
+// of weights cost a TLB miss and a page walk (F16 decode gained ~15% from
+// the copy). Q4_0 and Q8_0 move interleaved where the AVX-512 path reads
+// that layout; the rest move as they are. A model too large for the
+// machine's memory stays in its file map, where the kernel can page it, and
+// so does every model with INGOT_KEEP_WEIGHTS_MAPPED=1 (processes serving
+// one file then share its page cache).
+void move_matrices_to_arena(ModelWeights& weights) {
+  if (const char* keep = std::getenv("INGOT_KEEP_WEIGHTS_MAPPED");
+      keep != nullptr && *keep != '\0' && std::string_view(keep) != "0") {
+    return;
+  }
+  const std::vector<WeightMatrix*> matrices = streamed_matrices(weights);
   size_t total = 0;
   for (const WeightMatrix* w : matrices) total += PageArena::footprint(arena_bytes(*w));
-  weights.arena = PageArena(total);
+  const std::optional<uint64_t> available = available_memory_bytes();
+  if (!arena_fits(total, available)) {
+    spdlog::warn(
+        "the weights ({:.1f} GiB) would take most of the {:.1f} GiB of memory available: "
+        "reading them from the file instead of copying them (slower decode)",
+        gib(total), gib(available.value_or(0)));
+    return;
+  }
+  try {
+    weights.arena = PageArena(total);
+  } catch (const std::bad_alloc&) {
+    spdlog::warn("could not reserve {:.1f} GiB for the weights: reading them from the file",
+                 gib(total));
+    return;
+  }
   for (WeightMatrix* w : matrices) {
     if (uses_interleaved_copy(*w)) {
       interleave_into(*w, weights.arena);
@@ -149,6 +184,11 @@ void move_matrices_to_arena(ModelWeights& weights) {
 }
 
 }  // namespace
+
+bool arena_fits(size_t arena_bytes, std::optional<uint64_t> available_bytes) {
+  if (!available_bytes) return true;
+  return arena_bytes <= *available_bytes / 4 * 3;
+}
 
 Result<ModelWeights> ModelWeights::bind(const gguf::GgufFile& file, ModelConfig& config) {
   ModelWeights weights;

@@ -1,9 +1,13 @@
 #pragma once
-// A model's tensors bound to the mapped GGUF file. Matrices stay in the
-// map, in the file's element type; the small vectors (norm weights, biases,
-// RoPE frequency factors) are read once into F32.
+// A model's tensors bound to the mapped GGUF file. The matrices the kernels
+// stream are copied into huge pages when memory allows (ModelWeights::arena)
+// and otherwise stay in the map, in the file's element type; the small
+// vectors (norm weights, biases, RoPE frequency factors) are read once into
+// F32.
 
+#include <cstddef>
 #include <cstdint>
+#include <optional>
 #include <vector>
 
 #include "gguf/reader.h"
@@ -38,7 +42,14 @@ struct ModelWeights {
   // interleaved layout (kernels/interleave.h) when the active path has
   // kernels for it, as they are otherwise. Each WeightMatrix points into
   // this arena. Moving ModelWeights keeps the arena's memory where it is.
+  // Empty when the copy would not fit (arena_fits): the matrices are then
+  // read from the file map, which the kernel can page under pressure.
   PageArena arena;
 };
+
+// Whether copying `arena_bytes` of weights leaves room for the rest (KV
+// cache, activations, other programs): at most three quarters of the
+// memory available. An unknown amount (no /proc/meminfo) allows the copy.
+bool arena_fits(size_t arena_bytes, std::optional<uint64_t> available_bytes);
 
 }  // namespace ingot::model
