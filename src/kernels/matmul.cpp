@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <array>
+#include <atomic>
 #include <cassert>
 
 #include "kernels/activation_pack.h"
@@ -118,6 +119,38 @@ struct ProductTiling {
 // A q/k/v or gate/up group at most; more products are run in groups.
 constexpr size_t kMaxProducts = 4;
 
+// Calls whose every product is one token tile (decode, a few sequences
+// decoded together) hand out rows in shrinking chunks instead of fixed
+// items: large ones first, so there are few claims, and small ones last,
+// so both threads finish together.
+void run_in_shrinking_chunks(std::span<const MatmulProduct> products,
+                             const std::array<ProductTiling, kMaxProducts>& tilings,
+                             ThreadPool& pool) {
+  std::array<int64_t, kMaxProducts + 1> first_row{};
+  for (size_t i = 0; i < products.size(); ++i) {
+    first_row[i + 1] = first_row[i] + (tilings[i].items > 0 ? products[i].w->rows : 0);
+  }
+  const int64_t total = first_row[products.size()];
+  const int64_t threads = pool.size();
+  std::atomic<int64_t> next{0};
+  pool.parallel_for(threads, 1, [&](int64_t, int64_t) {
+    size_t i = 0;  // claims only grow, so each thread walks the products forward
+    for (;;) {
+      int64_t begin = next.load(std::memory_order_relaxed);
+      int64_t end = 0;
+      do {
+        if (begin >= total) return;
+        while (begin >= first_row[i + 1]) ++i;
+        const int64_t chunk = ceil_div(ceil_div(total - begin, 2 * threads), kRowAlign) * kRowAlign;
+        end = std::min(begin + chunk, first_row[i + 1]);
+      } while (!next.compare_exchange_weak(begin, end, std::memory_order_relaxed));
+      const MatmulProduct& p = products[i];
+      const TileRange range{begin - first_row[i], end - first_row[i], 0, p.x->n_tokens()};
+      tilings[i].kernel(*p.w, *p.x, range, p.y, p.y_stride);
+    }
+  });
+}
+
 }  // namespace
 
 void matmul_all(std::span<const MatmulProduct> products, ThreadPool& pool) {
@@ -133,6 +166,10 @@ void matmul_all(std::span<const MatmulProduct> products, ThreadPool& pool) {
   }
   const int64_t total = first_item[products.size()];
   if (total == 0) return;
+  const bool one_token_tile =
+      std::all_of(tilings.begin(), tilings.begin() + products.size(),
+                  [](const ProductTiling& t) { return t.n_tok_tiles <= 1; });
+  if (one_token_tile && pool.size() > 1) return run_in_shrinking_chunks(products, tilings, pool);
   pool.parallel_for(total, 1, [&](int64_t begin, int64_t end) {
     size_t i = 0;
     for (int64_t item = begin; item < end; ++item) {
