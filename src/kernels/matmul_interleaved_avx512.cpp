@@ -34,9 +34,6 @@ inline __m512i load(const uint8_t* p) {
 struct Q4_0Groups {
   static constexpr size_t kGroupBytes = kGroupBlocks * 18;
   static constexpr int kOffsetShift = 3;  // offset 8
-  // 2 to 4 tokens: micro-tiles of 6 rows x 2 tokens (4 tokens 10-20% faster
-  // than 4 x 3 then 4 x 1, which unpacks every nibble twice).
-  static constexpr int kSmallBatchRows = 6;
 
   template <int R, int T>
   static inline void dot(const uint8_t* const* w, const uint8_t* const* x, __m512i (&acc)[R][T]) {
@@ -71,8 +68,7 @@ struct Q4_0Groups {
 
 struct Q8_0Groups {
   static constexpr size_t kGroupBytes = kGroupBlocks * 34;
-  static constexpr int kOffsetShift = 7;     // offset 128
-  static constexpr int kSmallBatchRows = 6;  // qwen2.5 Q8_0, 4 sequences: +5-7%
+  static constexpr int kOffsetShift = 7;  // offset 128
 
   template <int R, int T>
   static inline void dot(const uint8_t* const* w, const uint8_t* const* x, __m512i (&acc)[R][T]) {
@@ -92,7 +88,11 @@ struct Interleaved {
   static constexpr int kRows = 4;
   static constexpr int kTokens = 3;
   static constexpr int kDecodeRows = 8;
-  static constexpr int kSmallBatchRows = G::kSmallBatchRows;
+  // 2 to 4 tokens: micro-tiles of 6 rows x 2 tokens. For 4 tokens that beat
+  // 4 x 3 then 4 x 1 (which reads every group twice and, for Q4_0, unpacks
+  // every nibble twice): Q4_0 10-20% in the kernel bench, Q8_0 +5-7% on
+  // qwen2.5 with 4 sequences.
+  static constexpr int kSmallBatchRows = 6;
 
   template <int R, int T>
   static void run(const WeightMatrix& w, const PackedActivations& x, int64_t r0, int64_t t0,

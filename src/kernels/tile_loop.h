@@ -3,9 +3,8 @@
 // with smaller micro-tiles at the edges. Kernel::run<R, T>(w, x, r, t, y,
 // y_stride) computes y for rows r..r+R-1 and tokens t..t+T-1. A single
 // token (decode) takes micro-tiles of kDecodeRows x 1; a kernel may also
-// give a non-zero kSmallBatchRows for tiles of 2 to 4 tokens (a few
-// sequences decoded together), which then take micro-tiles of
-// kSmallBatchRows x 2.
+// give kSmallBatchRows for tiles of 2 to 4 tokens (a few sequences decoded
+// together), which then take micro-tiles of kSmallBatchRows x 2.
 //
 // Included only by *_avx2.cpp / *_avx512.cpp files, and everything here is
 // in an unnamed namespace on purpose: each instruction set's file gets its
@@ -36,6 +35,7 @@ inline void run_token_range(const WeightMatrix& w, const PackedActivations& x, i
   }
 }
 
+// Kernel::kSmallBatchRows, or 0 for kernels without small-batch tiles.
 template <class Kernel>
 constexpr int small_batch_rows() {
   if constexpr (requires { Kernel::kSmallBatchRows; }) {
