@@ -12,15 +12,19 @@
 namespace ingot::kernels {
 namespace {
 
-// Tokens per work item in batched calls: a tile's packed activations (64
-// rows of ~4 KiB for 4096 columns) stay in L2 while its weight rows are
-// reused across them.
+// Tokens per token tile: a tile's packed activations (64 rows of ~4 KiB
+// for 4096 columns) stay in L2 while its weight rows are reused across
+// them. Calls of one token tile hand out rows in shrinking chunks
+// (run_in_shrinking_chunks); longer ones split into fixed work items of a
+// row tile by a token tile.
 constexpr int64_t kTokenTile = 64;
-// Rows per work item: a multiple of the kernels' row blocking, small enough
-// for load balance (several items per thread) and, in batched calls, for
-// the tile's weight rows to stay in cache across its tokens.
+// Row boundaries of work items and chunks: a multiple of the kernels' row
+// blocking.
 constexpr int64_t kRowAlign = 16;
-constexpr int64_t kMaxBatchedRowTile = 64;
+// Rows per fixed work item: small enough for load balance (several items
+// per thread) and for the tile's weight rows to stay in cache across its
+// tokens.
+constexpr int64_t kMaxRowTile = 64;
 constexpr int64_t kItemsPerThread = 4;
 
 int64_t ceil_div(int64_t a, int64_t b) {
@@ -38,11 +42,13 @@ void sum_block_quants(const uint8_t* row, size_t block_bytes, int64_t n_blocks, 
   }
 }
 
-int64_t row_tile_for(int64_t rows, int64_t n_tokens, int n_threads) {
-  int64_t tile = ceil_div(rows, kItemsPerThread * n_threads);
-  tile = ceil_div(tile, kRowAlign) * kRowAlign;
-  if (n_tokens > 1) tile = std::min(tile, kMaxBatchedRowTile);
-  return std::max<int64_t>(tile, 1);
+int64_t round_up_to_row_align(int64_t rows) {
+  return ceil_div(rows, kRowAlign) * kRowAlign;
+}
+
+int64_t row_tile_for(int64_t rows, int n_threads) {
+  const int64_t tile = round_up_to_row_align(ceil_div(rows, kItemsPerThread * n_threads));
+  return std::clamp<int64_t>(tile, 1, kMaxRowTile);
 }
 
 }  // namespace
@@ -102,7 +108,7 @@ struct ProductTiling {
     assert(kernel != nullptr && "matmul: unsupported weight type");
     tok_tile = std::min(n_tokens, kTokenTile);
     n_tok_tiles = ceil_div(n_tokens, tok_tile);
-    row_tile = row_tile_for(p.w->rows, n_tokens, n_threads);
+    row_tile = row_tile_for(p.w->rows, n_threads);
     items = ceil_div(p.w->rows, row_tile) * n_tok_tiles;
   }
 
@@ -120,9 +126,10 @@ struct ProductTiling {
 constexpr size_t kMaxProducts = 4;
 
 // Calls whose every product is one token tile (decode, a few sequences
-// decoded together) hand out rows in shrinking chunks instead of fixed
-// items: large ones first, so there are few claims, and small ones last,
-// so both threads finish together.
+// decoded together, short prompt chunks) hand out rows in shrinking chunks
+// instead of fixed items: large ones first, so the weights stream in long
+// runs with few claims, and small ones last, so the threads finish
+// together.
 void run_in_shrinking_chunks(std::span<const MatmulProduct> products,
                              const std::array<ProductTiling, kMaxProducts>& tilings,
                              ThreadPool& pool) {
@@ -141,7 +148,7 @@ void run_in_shrinking_chunks(std::span<const MatmulProduct> products,
       do {
         if (begin >= total) return;
         while (begin >= first_row[i + 1]) ++i;
-        const int64_t chunk = ceil_div(ceil_div(total - begin, 2 * threads), kRowAlign) * kRowAlign;
+        const int64_t chunk = round_up_to_row_align(ceil_div(total - begin, 2 * threads));
         end = std::min(begin + chunk, first_row[i + 1]);
       } while (!next.compare_exchange_weak(begin, end, std::memory_order_relaxed));
       const MatmulProduct& p = products[i];
@@ -169,7 +176,7 @@ void matmul_all(std::span<const MatmulProduct> products, ThreadPool& pool) {
   const bool one_token_tile =
       std::all_of(tilings.begin(), tilings.begin() + products.size(),
                   [](const ProductTiling& t) { return t.n_tok_tiles <= 1; });
-  if (one_token_tile && pool.size() > 1) return run_in_shrinking_chunks(products, tilings, pool);
+  if (one_token_tile) return run_in_shrinking_chunks(products, tilings, pool);
   pool.parallel_for(total, 1, [&](int64_t begin, int64_t end) {
     size_t i = 0;
     for (int64_t item = begin; item < end; ++item) {
