@@ -176,13 +176,10 @@ void ForwardPass::keep_output_rows(const Batch& batch) {
 void ForwardPass::project_qkv(const LayerWeights& w, int64_t n_tokens, ThreadPool& pool) {
   const ModelConfig& c = config_;
   packed_normed_.reset(normed_.data(), n_tokens, c.n_embd);
-  // Packed before the products run: for_weight keeps up to three packings.
-  const kernels::PackedActivations& for_q = packed_normed_.for_weight(w.wq, pool);
-  const kernels::PackedActivations& for_k = packed_normed_.for_weight(w.wk, pool);
-  const kernels::PackedActivations& for_v = packed_normed_.for_weight(w.wv, pool);
-  const kernels::MatmulProduct products[] = {{&w.wq, &for_q, q_.data(), c.q_dim()},
-                                             {&w.wk, &for_k, k_.data(), c.kv_dim()},
-                                             {&w.wv, &for_v, v_.data(), c.kv_dim()}};
+  const kernels::MatmulProduct products[] = {
+      packed_normed_.product(w.wq, q_.data(), c.q_dim(), pool),
+      packed_normed_.product(w.wk, k_.data(), c.kv_dim(), pool),
+      packed_normed_.product(w.wv, v_.data(), c.kv_dim(), pool)};
   kernels::matmul_all(products, pool);
   add_bias(q_.data(), w.bq, n_tokens);
   add_bias(k_.data(), w.bk, n_tokens);
@@ -263,10 +260,9 @@ void ForwardPass::feed_forward_block(const LayerWeights& w, int64_t n_tokens, Th
   const ModelConfig& c = config_;
   kernels::rms_norm(x_.data(), w.ffn_norm.data(), normed_.data(), n_tokens, c.n_embd, c.rms_eps);
   packed_normed_.reset(normed_.data(), n_tokens, c.n_embd);
-  const kernels::PackedActivations& for_gate = packed_normed_.for_weight(w.gate, pool);
-  const kernels::PackedActivations& for_up = packed_normed_.for_weight(w.up, pool);
-  const kernels::MatmulProduct products[] = {{&w.gate, &for_gate, gate_.data(), c.n_ff},
-                                             {&w.up, &for_up, up_.data(), c.n_ff}};
+  const kernels::MatmulProduct products[] = {
+      packed_normed_.product(w.gate, gate_.data(), c.n_ff, pool),
+      packed_normed_.product(w.up, up_.data(), c.n_ff, pool)};
   kernels::matmul_all(products, pool);
   const int64_t n = n_tokens * c.n_ff;
   pool.parallel_for(n, 4096, [&](int64_t begin, int64_t end) {

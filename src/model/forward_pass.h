@@ -42,6 +42,13 @@ class ForwardPass {
    public:
     void reset(const float* x, int64_t n_tokens, int64_t cols);
     const kernels::PackedActivations& for_weight(const kernels::WeightMatrix& w, ThreadPool& pool);
+    // y = this input times w, as one product of a kernels::matmul_all call.
+    // The packing it points to stays valid until reset or a fourth
+    // operand type.
+    kernels::MatmulProduct product(const kernels::WeightMatrix& w, float* y, int64_t y_stride,
+                                   ThreadPool& pool) {
+      return {&w, &for_weight(w, pool), y, y_stride};
+    }
 
    private:
     static constexpr int kSlots = 3;  // q, k and v need at most three
