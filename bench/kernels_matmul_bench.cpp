@@ -1,8 +1,10 @@
 // Matmul kernel speed per weight type and path. Matvec (one token, decode)
 // is reported as weight bytes streamed per second; batched (prefill) as
 // multiply-adds per second. Weights are 8192 columns by `rows` rows: 2048
-// (a 1B model's FFN matrix, streamed from memory) or 128 (L2-resident: the
-// kernel's compute speed without the memory wall); and qwen2.5-0.5b's FFN
+// (a 1B model's FFN matrix, which stays in a server CPU's L3 across
+// iterations), 32768 (larger than any L3: streamed from memory, as decode
+// streams a whole model) or 128 (L2-resident: the kernel's compute speed
+// without the memory wall); and qwen2.5-0.5b's FFN
 // shapes (4864 x 896 gate/up, 896 x 4864 down), whose short rows make the
 // per-micro-tile setup and reduction count.
 //
@@ -107,6 +109,8 @@ void register_all() {
             ->Args({4, 2, 4864, 896})
             ->Args({1, 2, 896, 4864})
             ->Args({4, 2, 896, 4864})
+            ->Args({1, 2, 32768, 8192})
+            ->Args({4, 2, 32768, 8192})
             ->UseRealTime();
         b->Unit(benchmark::kMicrosecond);
       }

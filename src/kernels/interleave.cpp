@@ -9,14 +9,28 @@ namespace ingot::kernels {
 namespace {
 
 constexpr size_t kScaleBytes = kGroupBlocks * sizeof(uint16_t);
+constexpr int kSubBlocksPerSuperBlock = kQK_K / kQK;
 
-void interleave_q4_0(const BlockQ4_0& block, int lane, uint16_t* scales, uint8_t* quants) {
-  scales[lane] = block.d;
+template <class Block>
+Block block_at(const void* row, int64_t b) {
+  Block block;
+  std::memcpy(&block, static_cast<const uint8_t*>(row) + b * sizeof(Block), sizeof(Block));
+  return block;
+}
+
+void set_f16(uint8_t* dst, int index, uint16_t value) {
+  std::memcpy(dst + index * sizeof(uint16_t), &value, sizeof(value));
+}
+
+void interleave_q4_0(const BlockQ4_0& block, int lane, uint8_t* group) {
+  set_f16(group, lane, block.d);
+  uint8_t* quants = group + kScaleBytes;
   for (int k = 0; k < 4; ++k) std::memcpy(quants + k * 64 + lane * 4, block.qs + 4 * k, 4);
 }
 
-void interleave_q8_0(const BlockQ8_0& block, int lane, uint16_t* scales, uint8_t* quants) {
-  scales[lane] = block.d;
+void interleave_q8_0(const BlockQ8_0& block, int lane, uint8_t* group) {
+  set_f16(group, lane, block.d);
+  uint8_t* quants = group + kScaleBytes;
   for (int j = 0; j < 8; ++j) {
     for (int e = 0; e < 4; ++e) {
       quants[j * 64 + lane * 4 + e] = static_cast<uint8_t>(block.qs[4 * j + e]) ^ 0x80;
@@ -24,56 +38,93 @@ void interleave_q8_0(const BlockQ8_0& block, int lane, uint16_t* scales, uint8_t
   }
 }
 
-}  // namespace
-
-bool can_interleave(ElementType type) {
-  return type == ElementType::kQ4_0 || type == ElementType::kQ8_0;
-}
-
-size_t interleaved_row_bytes(ElementType type, int64_t cols) {
-  return static_cast<size_t>(interleaved_groups(cols)) * kGroupBlocks *
-         element_type_info(type).bytes_per_block;
-}
-
-void interleave_weight_row(ElementType type, const void* src, int64_t cols, void* dst) {
-  const int64_t n_blocks = cols / kQK;
-  const size_t group_bytes = kGroupBlocks * element_type_info(type).bytes_per_block;
-  auto* out = static_cast<uint8_t*>(dst);
-  std::memset(out, 0, interleaved_row_bytes(type, cols));
-  for (int64_t b = 0; b < n_blocks; ++b) {
-    uint8_t* group = out + (b / kGroupBlocks) * group_bytes;
-    uint16_t scales[kGroupBlocks];
-    std::memcpy(scales, group, kScaleBytes);
-    const int lane = static_cast<int>(b % kGroupBlocks);
-    if (type == ElementType::kQ4_0) {
-      BlockQ4_0 block;
-      std::memcpy(&block, static_cast<const uint8_t*>(src) + b * sizeof(block), sizeof(block));
-      interleave_q4_0(block, lane, scales, group + kScaleBytes);
-    } else {
-      BlockQ8_0 block;
-      std::memcpy(&block, static_cast<const uint8_t*>(src) + b * sizeof(block), sizeof(block));
-      interleave_q8_0(block, lane, scales, group + kScaleBytes);
+// Super-block `half` (0 or 1) of a group: lanes 8 * half .. 8 * half + 7.
+void interleave_q4_k(const BlockQ4_K& block, int half, uint8_t* group) {
+  set_f16(group, half, block.d);
+  set_f16(group, 2 + half, block.dmin);
+  uint8_t* scales = group + 8;
+  uint8_t* mins = group + 24;
+  uint8_t* quants = group + kQ4KGroupHeaderBytes;
+  for (int sub = 0; sub < kSubBlocksPerSuperBlock; ++sub) {
+    const int lane = kSubBlocksPerSuperBlock * half + sub;
+    const ScaleMin sm = k4_scale_min(block.scales, sub);
+    scales[lane] = sm.scale;
+    mins[lane] = sm.min;
+    // Sub-block `sub` is one nibble of a 32-byte run of qs (see BlockQ4_K).
+    const uint8_t* run = block.qs + 32 * (sub / 2);
+    const int shift = 4 * (sub % 2);
+    for (int k = 0; k < 4; ++k) {
+      for (int e = 0; e < 4; ++e) {
+        const int low = (run[4 * k + e] >> shift) & 0xf;
+        const int high = (run[16 + 4 * k + e] >> shift) & 0xf;
+        quants[k * 64 + lane * 4 + e] = static_cast<uint8_t>(low | high << 4);
+      }
     }
-    std::memcpy(group, scales, kScaleBytes);
   }
 }
 
-void interleave_activation_row(const void* q8_0_row, int64_t cols, void* dst) {
-  const int64_t n_blocks = cols / kQK;
+size_t group_bytes(ElementType type) {
+  if (type == ElementType::kQ4_K) return kQ4KGroupBytes;
+  return kGroupBlocks * element_type_info(type).bytes_per_block;
+}
+
+// One activation lane: scale d, the quants `qs` (32), their negated sum.
+void interleave_activation_block(float d, const int8_t* qs, int lane, uint8_t* group) {
+  int32_t neg_sum = 0;
+  for (int e = 0; e < kQK; ++e) neg_sum -= qs[e];
+  std::memcpy(group + lane * 4, &d, 4);
+  std::memcpy(group + 64 + lane * 4, &neg_sum, 4);
+  uint8_t* quants = group + 128;
+  for (int j = 0; j < 8; ++j) std::memcpy(quants + j * 64 + lane * 4, qs + 4 * j, 4);
+}
+
+}  // namespace
+
+bool can_interleave(ElementType type) {
+  return type == ElementType::kQ4_0 || type == ElementType::kQ8_0 || type == ElementType::kQ4_K;
+}
+
+size_t interleaved_row_bytes(ElementType type, int64_t cols) {
+  return static_cast<size_t>(interleaved_groups(cols)) * group_bytes(type);
+}
+
+void interleave_weight_row(ElementType type, const void* src, int64_t cols, void* dst) {
+  auto* out = static_cast<uint8_t*>(dst);
+  const size_t bytes_per_group = group_bytes(type);
+  std::memset(out, 0, interleaved_row_bytes(type, cols));
+  if (type == ElementType::kQ4_K) {
+    for (int64_t b = 0; b < cols / kQK_K; ++b) {
+      interleave_q4_k(block_at<BlockQ4_K>(src, b), static_cast<int>(b % 2),
+                      out + (b / 2) * bytes_per_group);
+    }
+    return;
+  }
+  for (int64_t b = 0; b < cols / kQK; ++b) {
+    uint8_t* group = out + (b / kGroupBlocks) * bytes_per_group;
+    const int lane = static_cast<int>(b % kGroupBlocks);
+    if (type == ElementType::kQ4_0) {
+      interleave_q4_0(block_at<BlockQ4_0>(src, b), lane, group);
+    } else {
+      interleave_q8_0(block_at<BlockQ8_0>(src, b), lane, group);
+    }
+  }
+}
+
+void interleave_activation_row(ElementType packed_type, const void* row, int64_t cols, void* dst) {
   auto* out = static_cast<uint8_t*>(dst);
   std::memset(out, 0, interleaved_groups(cols) * kActivationGroupBytes);
-  for (int64_t b = 0; b < n_blocks; ++b) {
-    BlockQ8_0 block;
-    std::memcpy(&block, static_cast<const uint8_t*>(q8_0_row) + b * sizeof(block), sizeof(block));
+  for (int64_t b = 0; b < cols / kQK; ++b) {
     uint8_t* group = out + (b / kGroupBlocks) * kActivationGroupBytes;
     const int lane = static_cast<int>(b % kGroupBlocks);
-    const float d = f16_to_f32(block.d);
-    int32_t neg_sum = 0;
-    for (int e = 0; e < kQK; ++e) neg_sum -= block.qs[e];
-    std::memcpy(group + lane * 4, &d, 4);
-    std::memcpy(group + 64 + lane * 4, &neg_sum, 4);
-    uint8_t* quants = group + 128;
-    for (int j = 0; j < 8; ++j) std::memcpy(quants + j * 64 + lane * 4, block.qs + 4 * j, 4);
+    if (packed_type == ElementType::kQ8_K) {
+      const auto* super_block =
+          reinterpret_cast<const BlockQ8_K*>(row) + b / kSubBlocksPerSuperBlock;
+      interleave_activation_block(
+          super_block->d, super_block->qs + kQK * (b % kSubBlocksPerSuperBlock), lane, group);
+    } else {
+      const auto block = block_at<BlockQ8_0>(row, b);
+      interleave_activation_block(f16_to_f32(block.d), block.qs, lane, group);
+    }
   }
 }
 

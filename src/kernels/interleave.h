@@ -1,6 +1,7 @@
 #pragma once
-// Q4_0 and Q8_0 matrices and their Q8_0 activations regrouped so that one
-// 64-byte vector holds four quants of each of 16 consecutive blocks: an
+// Q4_0, Q8_0 and Q4_K matrices and their Q8_0 or Q8_K activations
+// regrouped so that one 64-byte vector holds four quants of each of 16
+// consecutive 32-element blocks (Q4_K: sub-blocks): an
 // integer dot instruction then sums four products into each block's own
 // 32-bit lane, eight such steps finish 16 blocks' dot products, and the
 // block scales are applied once per 16 blocks (one float multiply-add for
@@ -13,8 +14,16 @@
 //         16+4k..16+4k+3.
 //   Q8_0: 8 vectors; lane i of vector j holds elements 4j..4j+3 of block
 //         i, plus 128 (unsigned, for u8 x s8 dot instructions).
-// A group of activations (Q8_0): 16 F32 scales, 16 int32 negated block
-// sums, 8 vectors laid out like Q8_0 weights but signed.
+//   Q4_K: a group is two super-blocks, lane i being sub-block i (32
+//         elements) of the pair. 8 bytes: the F16 d of each super-block,
+//         then the F16 dmin of each; 16 bytes: the sub-blocks' 6-bit
+//         scales, one a byte; 16 bytes: their 6-bit mins; then 4 vectors
+//         laid out like Q4_0's. Each lane then carries its own scale
+//         (d * scale) and min (dmin * min), so the kernel treats a
+//         sub-block as Q4_0 treats a block, plus one min term.
+// A group of activations (Q8_0, or Q8_K cut into 32-element sub-blocks):
+// 16 F32 scales (a Q8_K super-block's d repeated over its 8 lanes), 16
+// int32 negated block sums, 8 vectors laid out like Q8_0 weights but signed.
 // The last group of a row is padded with zero blocks (zero scale, zero quants).
 
 #include <cstddef>
@@ -26,12 +35,15 @@
 namespace ingot::kernels {
 
 inline constexpr int kGroupBlocks = 16;
+inline constexpr size_t kQ4KGroupHeaderBytes = 8 + 16 + 16;
+inline constexpr size_t kQ4KGroupBytes = kQ4KGroupHeaderBytes + kGroupBlocks * kQK / 2;
 inline constexpr size_t kActivationGroupBytes = 16 * 4 + 16 * 4 + 8 * 64;
 
 // Whether `type` has an interleaved layout.
 bool can_interleave(ElementType type);
 
-// Groups in a row of `cols` columns. Inline: every micro-tile asks.
+// Groups in a row of `cols` columns (of any type: a group is 512 columns).
+// Inline: every micro-tile asks.
 inline int64_t interleaved_groups(int64_t cols) {
   const int64_t blocks = cols / kQK;
   return (blocks + kGroupBlocks - 1) / kGroupBlocks;
@@ -43,8 +55,8 @@ size_t interleaved_row_bytes(ElementType type, int64_t cols);
 // One row of `cols` weights of `type` (can_interleave) into dst.
 void interleave_weight_row(ElementType type, const void* src, int64_t cols, void* dst);
 
-// One row of `cols` activations packed as Q8_0 into dst
-// (interleaved_groups(cols) * kActivationGroupBytes bytes).
-void interleave_activation_row(const void* q8_0_row, int64_t cols, void* dst);
+// One row of `cols` activations packed as `packed_type` (Q8_0 or Q8_K)
+// into dst (interleaved_groups(cols) * kActivationGroupBytes bytes).
+void interleave_activation_row(ElementType packed_type, const void* row, int64_t cols, void* dst);
 
 }  // namespace ingot::kernels

@@ -71,7 +71,9 @@ void PackedActivations::pack(const float* x, int64_t n_tokens, int64_t cols,
   const PackRowFn pack_row = pack_row_fn(isa, packed_type_);
   const size_t block_bytes = element_type_info(packed_type_).bytes_per_block;
   // Only the AVX-512 path has kernels for interleaved weights.
-  const bool interleave = packed_type_ == ElementType::kQ8_0 && isa == Isa::kAvx512;
+  const bool interleave =
+      (packed_type_ == ElementType::kQ8_0 || packed_type_ == ElementType::kQ8_K) &&
+      isa == Isa::kAvx512;
   interleaved_stride_ = interleave ? interleaved_groups(cols) * kActivationGroupBytes : 0;
   const size_t interleaved_needed = interleaved_stride_ * static_cast<size_t>(n_tokens);
   if (interleaved_.size() < interleaved_needed) interleaved_.resize(interleaved_needed);
@@ -82,7 +84,8 @@ void PackedActivations::pack(const float* x, int64_t n_tokens, int64_t cols,
       if (with_sums)
         sum_block_quants(out, block_bytes, blocks_per_row_, sums_.data() + t * blocks_per_row_);
       if (interleave)
-        interleave_activation_row(out, cols, interleaved_.data() + t * interleaved_stride_);
+        interleave_activation_row(packed_type_, out, cols,
+                                  interleaved_.data() + t * interleaved_stride_);
     }
   });
 }

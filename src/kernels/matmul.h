@@ -45,7 +45,7 @@ class PackedActivations {
   // of row t. SIMD kernels feed unsigned (offset) weights to u8 x s8 dot
   // instructions and take offset * block sum back out.
   const int16_t* block_sums(int64_t t) const { return sums_.data() + t * blocks_per_row_; }
-  // Q8_0 packing on the AVX-512 path only: row t in the interleaved layout
+  // Q8_0 and Q8_K packing on the AVX-512 path only: row t in the interleaved layout
   // (kernels/interleave.h), or null.
   const uint8_t* interleaved_row(int64_t t) const {
     return interleaved_stride_ == 0 ? nullptr : interleaved_.data() + t * interleaved_stride_;

@@ -1,5 +1,6 @@
-// AVX-512 VNNI kernels for Q4_0 and Q8_0 weights in the interleaved layout
-// (kernels/interleave.h) against interleaved Q8_0 activations. Each
+// AVX-512 VNNI kernels for Q4_0, Q8_0 and Q4_K weights in the interleaved
+// layout (kernels/interleave.h) against interleaved Q8_0 (Q4_K: Q8_K)
+// activations. Each
 // vpdpbusd adds four products into each of 16 blocks' lanes, so a group of
 // 16 blocks costs 8 of them per (row, token) pair plus one conversion and
 // one multiply-add for all 16 block scales, where the block-at-a-time
@@ -31,38 +32,46 @@ inline __m512i load(const uint8_t* p) {
   return _mm512_loadu_si512(p);
 }
 
+// Products of R rows of nibble quants (4 vectors from each rows[r] +
+// offset, kernels/interleave.h) with T tokens' activations, added to acc.
+template <int R, int T>
+inline void nibble_dots(const uint8_t* const* w, size_t offset, const uint8_t* const* x,
+                        __m512i (&acc)[R][T]) {
+  const __m512i low = _mm512_set1_epi8(0x0f);
+  __m512i acc_hi[R][T];
+  for (int r = 0; r < R; ++r) {
+    for (int t = 0; t < T; ++t) acc_hi[r][t] = _mm512_setzero_si512();
+  }
+  for (int k = 0; k < 4; ++k) {
+    for (int r = 0; r < R; ++r) {
+      const __m512i q = load(w[r] + offset + k * 64);
+      const __m512i lo = _mm512_and_si512(q, low);
+      const __m512i hi = _mm512_and_si512(_mm512_srli_epi16(q, 4), low);
+      for (int t = 0; t < T; ++t) {
+        acc[r][t] = _mm512_dpbusd_epi32(acc[r][t], lo, load(x[t] + kXQuants + k * 64));
+        if constexpr (R * T <= 8) {
+          acc_hi[r][t] =
+              _mm512_dpbusd_epi32(acc_hi[r][t], hi, load(x[t] + kXQuants + (k + 4) * 64));
+        } else {
+          acc[r][t] = _mm512_dpbusd_epi32(acc[r][t], hi, load(x[t] + kXQuants + (k + 4) * 64));
+        }
+      }
+    }
+  }
+  if constexpr (R * T <= 8) {
+    for (int r = 0; r < R; ++r) {
+      for (int t = 0; t < T; ++t) acc[r][t] = _mm512_add_epi32(acc[r][t], acc_hi[r][t]);
+    }
+  }
+}
+
 struct Q4_0Groups {
   static constexpr size_t kGroupBytes = kGroupBlocks * 18;
   static constexpr int kOffsetShift = 3;  // offset 8
 
   template <int R, int T>
   static inline void dot(const uint8_t* const* w, const uint8_t* const* x, __m512i (&acc)[R][T]) {
-    const __m512i low = _mm512_set1_epi8(0x0f);
-    __m512i acc_hi[R][T];
-    for (int r = 0; r < R; ++r) {
-      for (int t = 0; t < T; ++t) acc_hi[r][t] = _mm512_setzero_si512();
-    }
-    for (int k = 0; k < 4; ++k) {
-      for (int r = 0; r < R; ++r) {
-        const __m512i q = load(w[r] + kScaleBytes + k * 64);
-        const __m512i lo = _mm512_and_si512(q, low);
-        const __m512i hi = _mm512_and_si512(_mm512_srli_epi16(q, 4), low);
-        for (int t = 0; t < T; ++t) {
-          acc[r][t] = _mm512_dpbusd_epi32(acc[r][t], lo, load(x[t] + kXQuants + k * 64));
-          if constexpr (R * T <= 8) {
-            acc_hi[r][t] =
-                _mm512_dpbusd_epi32(acc_hi[r][t], hi, load(x[t] + kXQuants + (k + 4) * 64));
-          } else {
-            acc[r][t] = _mm512_dpbusd_epi32(acc[r][t], hi, load(x[t] + kXQuants + (k + 4) * 64));
-          }
-        }
-      }
-    }
-    if constexpr (R * T <= 8) {
-      for (int r = 0; r < R; ++r) {
-        for (int t = 0; t < T; ++t) acc[r][t] = _mm512_add_epi32(acc[r][t], acc_hi[r][t]);
-      }
-    }
+    nibble_dots<R, T>(w, kScaleBytes, x, acc);
   }
 };
 
@@ -83,8 +92,8 @@ struct Q8_0Groups {
   }
 };
 
-template <class G>
-struct Interleaved {
+// The micro-tiles of every interleaved kernel.
+struct InterleavedTiles {
   static constexpr int kRows = 4;
   static constexpr int kTokens = 3;
   static constexpr int kDecodeRows = 8;
@@ -93,7 +102,10 @@ struct Interleaved {
   // every nibble twice): Q4_0 10-20% in the kernel bench, Q8_0 +5-7% on
   // qwen2.5 with 4 sequences.
   static constexpr int kSmallBatchRows = 6;
+};
 
+template <class G>
+struct Interleaved : InterleavedTiles {
   template <int R, int T>
   static void run(const WeightMatrix& w, const PackedActivations& x, int64_t r0, int64_t t0,
                   float* y, int64_t y_stride) {
@@ -135,6 +147,70 @@ struct Interleaved {
   }
 };
 
+// Q4_K: each lane is a sub-block with its own scale d * sc and min
+// dmin * m, so the integer dots start from zero and each (row, token) pair
+// adds two float terms per group: dot * (d * sc) * dx, and the min term
+// (dmin * m) * (-dx * activation sum).
+struct InterleavedQ4K : InterleavedTiles {
+  template <int R, int T>
+  static void run(const WeightMatrix& w, const PackedActivations& x, int64_t r0, int64_t t0,
+                  float* y, int64_t y_stride) {
+    const uint8_t* rows[R];
+    for (int r = 0; r < R; ++r) {
+      rows[r] = static_cast<const uint8_t*>(w.interleaved) + (r0 + r) * w.interleaved_stride;
+    }
+    const uint8_t* xs[T];
+    for (int t = 0; t < T; ++t) xs[t] = x.interleaved_row(t0 + t);
+    __m512 acc[R][T];
+    for (int r = 0; r < R; ++r) {
+      for (int t = 0; t < T; ++t) acc[r][t] = _mm512_setzero_ps();
+    }
+    // Lanes 0-7 take the first super-block's F16 (word 0 for d, 2 for
+    // dmin), lanes 8-15 the second's.
+    const __m256i d_index = _mm256_set_epi16(1, 1, 1, 1, 1, 1, 1, 1, 0, 0, 0, 0, 0, 0, 0, 0);
+    const __m256i dmin_index = _mm256_set_epi16(3, 3, 3, 3, 3, 3, 3, 3, 2, 2, 2, 2, 2, 2, 2, 2);
+    const bool prefetch = first_pass_over_rows(t0);
+    const size_t ahead = prefetch_distance(R, w.interleaved_stride);
+    const int64_t n_groups = interleaved_groups(w.cols);
+    for (int64_t g = 0; g < n_groups; ++g) {
+      if (prefetch) prefetch_rows_ahead<R>(rows, ahead, 0, kQ4KGroupBytes);
+      __m512i dots[R][T];
+      for (int r = 0; r < R; ++r) {
+        for (int t = 0; t < T; ++t) dots[r][t] = _mm512_setzero_si512();
+      }
+      nibble_dots<R, T>(rows, kQ4KGroupHeaderBytes, xs, dots);
+      __m512 x_scale[T], x_min[T];
+      for (int t = 0; t < T; ++t) {
+        x_scale[t] = _mm512_loadu_ps(reinterpret_cast<const float*>(xs[t]));
+        x_min[t] = _mm512_mul_ps(_mm512_cvtepi32_ps(load(xs[t] + 64)), x_scale[t]);
+      }
+      for (int r = 0; r < R; ++r) {
+        const __m256i header =
+            _mm256_castsi128_si256(_mm_loadl_epi64(reinterpret_cast<const __m128i*>(rows[r])));
+        const __m512 d = _mm512_cvtph_ps(_mm256_permutexvar_epi16(d_index, header));
+        const __m512 dmin = _mm512_cvtph_ps(_mm256_permutexvar_epi16(dmin_index, header));
+        const __m512 scale = _mm512_mul_ps(d, bytes_as_floats(rows[r] + 8));
+        const __m512 min = _mm512_mul_ps(dmin, bytes_as_floats(rows[r] + 24));
+        for (int t = 0; t < T; ++t) {
+          acc[r][t] = _mm512_fmadd_ps(_mm512_cvtepi32_ps(dots[r][t]),
+                                      _mm512_mul_ps(scale, x_scale[t]), acc[r][t]);
+          acc[r][t] = _mm512_fmadd_ps(min, x_min[t], acc[r][t]);
+        }
+      }
+      for (int r = 0; r < R; ++r) rows[r] += kQ4KGroupBytes;
+      for (int t = 0; t < T; ++t) xs[t] += kActivationGroupBytes;
+    }
+    avx512::store_tile_sums<R, T>(acc, y, y_stride, r0, t0);
+  }
+
+ private:
+  // 16 unsigned bytes as 16 floats.
+  static __m512 bytes_as_floats(const uint8_t* p) {
+    return _mm512_cvtepi32_ps(
+        _mm512_cvtepu8_epi32(_mm_loadu_si128(reinterpret_cast<const __m128i*>(p))));
+  }
+};
+
 }  // namespace
 
 void q4_0_interleaved_tile_avx512(const WeightMatrix& w, const PackedActivations& x,
@@ -145,6 +221,11 @@ void q4_0_interleaved_tile_avx512(const WeightMatrix& w, const PackedActivations
 void q8_0_interleaved_tile_avx512(const WeightMatrix& w, const PackedActivations& x,
                                   TileRange range, float* y, int64_t y_stride) {
   run_tile<Interleaved<Q8_0Groups>>(w, x, range, y, y_stride);
+}
+
+void q4_k_interleaved_tile_avx512(const WeightMatrix& w, const PackedActivations& x,
+                                  TileRange range, float* y, int64_t y_stride) {
+  run_tile<InterleavedQ4K>(w, x, range, y, y_stride);
 }
 
 }  // namespace ingot::kernels

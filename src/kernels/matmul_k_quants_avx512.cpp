@@ -228,6 +228,8 @@ struct Q6KKernel {
 
 void q4_k_tile_avx512(const WeightMatrix& w, const PackedActivations& x, TileRange range, float* y,
                       int64_t y_stride) {
+  if (w.interleaved != nullptr && x.interleaved_row(0) != nullptr)
+    return q4_k_interleaved_tile_avx512(w, x, range, y, y_stride);
   run_tile<Q4KKernel<Q4KWeights>>(w, x, range, y, y_stride);
 }
 

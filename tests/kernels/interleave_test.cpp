@@ -11,10 +11,11 @@
 namespace ingot::kernels {
 namespace {
 
-TEST(Interleave, OnlyQ4_0AndQ8_0) {
+TEST(Interleave, OnlyQ4_0Q8_0AndQ4_K) {
   EXPECT_TRUE(can_interleave(ElementType::kQ4_0));
   EXPECT_TRUE(can_interleave(ElementType::kQ8_0));
-  EXPECT_FALSE(can_interleave(ElementType::kQ4_K));
+  EXPECT_TRUE(can_interleave(ElementType::kQ4_K));
+  EXPECT_FALSE(can_interleave(ElementType::kQ6_K));
   EXPECT_FALSE(can_interleave(ElementType::kF16));
 }
 
@@ -24,6 +25,43 @@ TEST(Interleave, RowsPadToWholeGroups) {
   EXPECT_EQ(interleaved_groups(17 * 32), 2);
   EXPECT_EQ(interleaved_row_bytes(ElementType::kQ4_0, 17 * 32), 2u * 16 * sizeof(BlockQ4_0));
   EXPECT_EQ(interleaved_row_bytes(ElementType::kQ8_0, 896), 2u * 16 * sizeof(BlockQ8_0));
+  // Q4_K: a group is two super-blocks; an odd count pads the last.
+  EXPECT_EQ(interleaved_row_bytes(ElementType::kQ4_K, 3 * 256), 2 * kQ4KGroupBytes);
+  EXPECT_EQ(kQ4KGroupBytes, 296u);
+}
+
+// Q4_K super-block b's sub-block s is lane 8 * (b % 2) + s of group b / 2,
+// with its scale and min unpacked to bytes and its element e in vector
+// (e % 16) / 4, byte e % 4, low nibble for e < 16; the padding half is zero.
+TEST(Interleave, Q4_KSubBlocksGoToTheirLanes) {
+  const int64_t cols = 3 * 256;
+  const auto values = testing::random_floats(cols, 11);
+  const auto row = testing::quantize_matrix(ElementType::kQ4_K, values, 1, cols);
+  std::vector<uint8_t> out(interleaved_row_bytes(ElementType::kQ4_K, cols), 0xff);
+  interleave_weight_row(ElementType::kQ4_K, row.data(), cols, out.data());
+  for (int64_t b = 0; b < 4; ++b) {
+    const uint8_t* group = out.data() + (b / 2) * kQ4KGroupBytes;
+    const int half = int(b % 2);
+    uint16_t d, dmin;
+    std::memcpy(&d, group + 2 * half, 2);
+    std::memcpy(&dmin, group + 4 + 2 * half, 2);
+    BlockQ4_K block{};
+    if (b < 3) std::memcpy(&block, row.data() + b * sizeof(block), sizeof(block));
+    EXPECT_EQ(d, block.d);
+    EXPECT_EQ(dmin, block.dmin);
+    for (int sub = 0; sub < 8; ++sub) {
+      const int lane = 8 * half + sub;
+      const ScaleMin sm = b < 3 ? k4_scale_min(block.scales, sub) : ScaleMin{0, 0};
+      EXPECT_EQ(group[8 + lane], sm.scale);
+      EXPECT_EQ(group[24 + lane], sm.min);
+      for (int e = 0; e < 32; ++e) {
+        const int expected = (block.qs[32 * (sub / 2) + e] >> (4 * (sub % 2))) & 0xf;
+        const uint8_t byte = group[kQ4KGroupHeaderBytes + ((e % 16) / 4) * 64 + lane * 4 + e % 4];
+        const int got = e < 16 ? byte & 0xf : byte >> 4;
+        ASSERT_EQ(got, expected) << "super-block " << b << " sub-block " << sub << " element " << e;
+      }
+    }
+  }
 }
 
 // Q8_0 block b's element e lands in vector e / 4, lane b, byte e % 4, plus 128;
@@ -62,7 +100,7 @@ TEST(Interleave, ActivationsCarryScalesAndNegatedSums) {
   const auto values = testing::random_floats(cols, 9);
   const auto row = testing::quantize_matrix(ElementType::kQ8_0, values, 1, cols);
   std::vector<uint8_t> out(kActivationGroupBytes, 0xff);
-  interleave_activation_row(row.data(), cols, out.data());
+  interleave_activation_row(ElementType::kQ8_0, row.data(), cols, out.data());
   for (int lane = 0; lane < 16; ++lane) {
     float d;
     int32_t neg_sum;
@@ -81,6 +119,34 @@ TEST(Interleave, ActivationsCarryScalesAndNegatedSums) {
       EXPECT_EQ(d, 0.0f);
     }
     EXPECT_EQ(neg_sum, expected_sum) << "lane " << lane;
+  }
+}
+
+// Q8_K activations: each 32-element sub-block is a lane with its
+// super-block's scale, its quants and their negated sum.
+TEST(Interleave, Q8_KActivationsSplitIntoSubBlockLanes) {
+  const int64_t cols = 3 * 256;
+  const auto values = testing::random_floats(cols, 13);
+  const auto row = testing::quantize_matrix(ElementType::kQ8_K, values, 1, cols);
+  std::vector<uint8_t> out(2 * kActivationGroupBytes, 0xff);
+  interleave_activation_row(ElementType::kQ8_K, row.data(), cols, out.data());
+  for (int64_t s = 0; s < 32; ++s) {
+    const uint8_t* group = out.data() + (s / 16) * kActivationGroupBytes;
+    const int lane = int(s % 16);
+    float d;
+    int32_t neg_sum;
+    std::memcpy(&d, group + lane * 4, 4);
+    std::memcpy(&neg_sum, group + 64 + lane * 4, 4);
+    BlockQ8_K block{};
+    if (s < 24) std::memcpy(&block, row.data() + (s / 8) * sizeof(block), sizeof(block));
+    EXPECT_EQ(d, block.d);
+    int32_t expected_sum = 0;
+    for (int e = 0; e < 32; ++e) {
+      const int8_t q = block.qs[32 * (s % 8) + e];
+      expected_sum -= q;
+      ASSERT_EQ(int8_t(group[128 + (e / 4) * 64 + lane * 4 + e % 4]), q);
+    }
+    EXPECT_EQ(neg_sum, expected_sum) << "sub-block " << s;
   }
 }
 
