@@ -8,6 +8,7 @@
 #include "kernels/activation_pack.h"
 #include "kernels/dispatch.h"
 #include "kernels/interleave.h"
+#include "kernels/matmul_kernels_avx512.h"
 
 namespace ingot::kernels {
 namespace {
@@ -84,8 +85,8 @@ void PackedActivations::pack(const float* x, int64_t n_tokens, int64_t cols,
       if (with_sums)
         sum_block_quants(out, block_bytes, blocks_per_row_, sums_.data() + t * blocks_per_row_);
       if (interleave)
-        interleave_activation_row(packed_type_, out, cols,
-                                  interleaved_.data() + t * interleaved_stride_);
+        interleave_activation_row_avx512(packed_type_, out, cols,
+                                         interleaved_.data() + t * interleaved_stride_);
     }
   });
 }

@@ -45,5 +45,8 @@ void pack_q8_0_avx512(const float* x, void* dst, int64_t n);
 void pack_q8_1_avx512(const float* x, void* dst, int64_t n);
 void pack_q8_k_avx512(const float* x, void* dst, int64_t n);
 void pack_f16_avx512(const float* x, void* dst, int64_t n);
+// interleave_activation_row (kernels/interleave.h), byte for byte.
+void interleave_activation_row_avx512(ElementType packed_type, const void* row, int64_t cols,
+                                      void* dst);
 
 }  // namespace ingot::kernels

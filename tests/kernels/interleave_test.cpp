@@ -7,6 +7,8 @@
 
 #include "kernel_test_data.h"
 #include "kernels/block_formats.h"
+#include "kernels/dispatch.h"
+#include "kernels/matmul_kernels_avx512.h"
 
 namespace ingot::kernels {
 namespace {
@@ -147,6 +149,29 @@ TEST(Interleave, Q8_KActivationsSplitIntoSubBlockLanes) {
       ASSERT_EQ(int8_t(group[128 + (e / 4) * 64 + lane * 4 + e % 4]), q);
     }
     EXPECT_EQ(neg_sum, expected_sum) << "sub-block " << s;
+  }
+}
+
+// The AVX-512 activation interleave gives the scalar one's bytes: one
+// block, partial last groups, whole groups; Q8_K with an odd number of
+// super-blocks (a half group).
+TEST(Interleave, Avx512ActivationsMatchScalarByteForByte) {
+  if (!isa_available(Isa::kAvx512)) GTEST_SKIP() << "AVX-512 is not available on this CPU";
+  const struct {
+    ElementType type;
+    int64_t cols;
+  } cases[] = {{ElementType::kQ8_0, 32},     {ElementType::kQ8_0, 17 * 32},
+               {ElementType::kQ8_0, 896},    {ElementType::kQ8_0, 4864},
+               {ElementType::kQ8_K, 256},    {ElementType::kQ8_K, 3 * 256},
+               {ElementType::kQ8_K, 8 * 256}};
+  for (const auto& c : cases) {
+    const auto values = testing::random_floats(c.cols, 17);
+    const auto row = testing::quantize_matrix(c.type, values, 1, c.cols);
+    const size_t bytes = interleaved_groups(c.cols) * kActivationGroupBytes;
+    std::vector<uint8_t> scalar(bytes, 0xff), simd(bytes, 0xee);
+    interleave_activation_row(c.type, row.data(), c.cols, scalar.data());
+    interleave_activation_row_avx512(c.type, row.data(), c.cols, simd.data());
+    EXPECT_EQ(simd, scalar) << element_type_name(c.type) << " " << c.cols << " columns";
   }
 }
 
