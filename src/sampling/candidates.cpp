@@ -1,6 +1,7 @@
 #include "sampling/candidates.h"
 
 #include <algorithm>
+#include <array>
 #include <cmath>
 
 namespace ingot::sampling {
@@ -106,6 +107,38 @@ void Candidates::sort_descending() {
   if (sorted_) return;
   std::sort(items_.begin(), items_.begin() + size_, better);
   sorted_ = true;
+}
+
+void Candidates::keep_best_mass(float best, float distance, double mass) {
+  // Buckets of equal logit width from the best down; bucket b's tokens all
+  // beat bucket b + 1's.
+  constexpr int kBuckets = 256;
+  const float width = distance / kBuckets;
+  auto bucket_of = [&](const Candidate& c) {
+    return std::min(kBuckets - 1, static_cast<int>((best - c.logit) / width));
+  };
+  auto weight = [&](const Candidate& c) { return std::exp(static_cast<double>(c.logit - best)); };
+  std::array<double, kBuckets> bucket_mass{};
+  for (size_t i = 0; i < size_; ++i) bucket_mass[bucket_of(items_[i])] += weight(items_[i]);
+  int cut = 0;
+  double cumulative = 0.0;
+  for (; cut < kBuckets - 1 && cumulative + bucket_mass[cut] < mass; ++cut) {
+    cumulative += bucket_mass[cut];
+  }
+  const auto begin = items_.begin(), end = items_.begin() + static_cast<ptrdiff_t>(size_);
+  const auto cut_begin =
+      std::partition(begin, end, [&](const Candidate& c) { return bucket_of(c) < cut; });
+  const auto cut_end =
+      std::partition(cut_begin, end, [&](const Candidate& c) { return bucket_of(c) == cut; });
+  std::sort(cut_begin, cut_end, better);
+  size_t keep = static_cast<size_t>(cut_begin - begin);
+  for (auto it = cut_begin; it != cut_end; ++it) {
+    cumulative += weight(*it);
+    ++keep;
+    if (cumulative >= mass) break;
+  }
+  size_ = keep;
+  sorted_ = false;
 }
 
 void Candidates::softmax(float temperature, std::vector<float>& probs) const {

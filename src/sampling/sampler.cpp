@@ -108,14 +108,16 @@ void Sampler::gather_nucleus_of_vocabulary(std::span<const float> logits) {
   float best = max_logit(logits);
   double total_mass = 0.0;
   for (float l : logits) total_mass += std::exp(static_cast<double>(l - best));
-  for (float distance : {8.0f, 16.0f, 32.0f, INFINITY}) {
-    if (std::isinf(distance)) {
-      candidates_.reset(logits);
-      break;
+  if (std::isfinite(best)) {
+    for (float distance : {8.0f, 16.0f, 32.0f}) {
+      candidates_.reset_at_least(logits, best - distance);
+      if (candidate_mass(best) >= params_.top_p * total_mass) {
+        candidates_.keep_best_mass(best, distance, params_.top_p * total_mass);
+        return;
+      }
     }
-    candidates_.reset_at_least(logits, best - distance);
-    if (candidate_mass(best) >= params_.top_p * total_mass) break;
   }
+  candidates_.reset(logits);
   candidates_.sort_descending();
   keep_nucleus(total_mass);
 }

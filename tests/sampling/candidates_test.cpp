@@ -127,6 +127,42 @@ void expect_draws_within_the_nucleus(float peak) {
   EXPECT_TRUE(drawn[0]);  // the best token holds the largest share
 }
 
+// keep_best_mass keeps the tokens sorting and cutting keeps: flat and
+// peaked rows, tied logits, targets from one token's mass to nearly all.
+TEST(Candidates, KeepBestMassKeepsTheSortedPrefix) {
+  for (uint32_t seed : {1u, 2u, 3u}) {
+    for (float spread : {0.25f, 2.0f}) {
+      std::mt19937 rng(seed);
+      std::normal_distribution<float> noise(0.0f, spread * 4.0f);
+      std::vector<float> logits = tied_logits(30011, seed);
+      for (float& l : logits) l = std::round(noise(rng) * 4.0f) / 4.0f;  // keep ties
+      const float best = max_logit(logits);
+      const float distance = 64.0f;
+      for (double share : {1e-9, 0.3, 0.9, 0.999}) {
+        Candidates fast, reference;
+        fast.reset_at_least(logits, best - distance);
+        reference.reset_at_least(logits, best - distance);
+        double total = 0.0;
+        for (const Candidate& c : reference.items()) total += std::exp(double(c.logit - best));
+        fast.keep_best_mass(best, distance, share * total);
+        reference.sort_descending();
+        double cumulative = 0.0;
+        size_t keep = 0;
+        for (const Candidate& c : reference.items()) {
+          ++keep;
+          cumulative += std::exp(double(c.logit - best));
+          if (cumulative >= share * total) break;
+        }
+        reference.truncate(keep);
+        auto got = as_pairs(fast), want = as_pairs(reference);
+        std::sort(got.begin(), got.end());
+        std::sort(want.begin(), want.end());
+        EXPECT_EQ(got, want) << "seed " << seed << " spread " << spread << " share " << share;
+      }
+    }
+  }
+}
+
 TEST(Candidates, TopPOverTheVocabularyDrawsOnlyFromTheNucleus) {
   expect_draws_within_the_nucleus(16.0f);
   expect_draws_within_the_nucleus(11.0f);
