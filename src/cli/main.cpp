@@ -8,6 +8,10 @@
 int main(int argc, char** argv) {
   CLI::App app{"ingot: a local LLM inference server with an OpenAI-compatible API"};
   app.require_subcommand(1);
+  // `ingot serve --log-level warn` reads as naturally as `ingot --log-level
+  // warn serve`: options of ingot itself may follow the subcommand (its
+  // subcommands inherit this).
+  app.fallthrough();
   app.set_help_all_flag("--help-all", "Show help for every subcommand");
   std::string log_level = "warn";
   CLI::Option* log_level_option =

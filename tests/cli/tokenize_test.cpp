@@ -29,6 +29,18 @@ TEST(Tokenize, IdsWithBosAsTheModelAsks) {
   EXPECT_EQ(result.out, "[403, 407, 261, 378]\n");
 }
 
+// --log-level belongs to ingot itself but may follow the subcommand.
+TEST(Tokenize, LogLevelMayFollowTheSubcommand) {
+  INGOT_REQUIRE_SHARED();
+  CommandResult result =
+      tokenize("models/stories260K.gguf", {"--log-level", "error", "--ids", "Once upon a time"});
+  EXPECT_EQ(result.exit_code, 0) << result.err;
+  EXPECT_EQ(result.out, "[1, 403, 407, 261, 378]\n");
+  result = tokenize("models/stories260K.gguf", {"--log-level", "loud", "--ids", "Once"});
+  EXPECT_NE(result.exit_code, 0);
+  EXPECT_NE(result.err.find("--log-level"), std::string::npos) << result.err;
+}
+
 TEST(Tokenize, SpecialTokensParsedUnlessAskedNotTo) {
   INGOT_REQUIRE_SHARED();
   CommandResult parsed = tokenize("models/tiny-qwen3-f16.gguf", {"--ids", "<|im_end|>"});
