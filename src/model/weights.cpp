@@ -3,12 +3,10 @@
 #include <spdlog/spdlog.h>
 
 #include <algorithm>
-#include <atomic>
 #include <cstdlib>
 #include <cstring>
 #include <new>
 #include <string>
-#include <thread>
 #include <vector>
 
 #include "kernels/dequantize.h"
@@ -110,75 +108,38 @@ size_t arena_bytes(const WeightMatrix& w) {
   return arena_row_bytes(w) * static_cast<size_t>(w.rows);
 }
 
-// Rows [row_begin, row_end) of a matrix into its arena copy.
-struct CopyJob {
-  const WeightMatrix* w;
-  uint8_t* copy;
-  int64_t row_begin;
-  int64_t row_end;
-  std::atomic<int64_t>* jobs_left;  // the matrix's jobs not yet finished
-};
-
-void run_copy_job(const CopyJob& job) {
-  const WeightMatrix& w = *job.w;
-  const auto* rows = static_cast<const uint8_t*>(w.data);
+// Copies w into the arena (interleaved where the active path reads that
+// layout), rows split across the pool: copying a 1B model's weights on one
+// thread took 1.2-1.6 s of its load. The kernels read only the copy from
+// then on. An interleaved matrix keeps its mapped blocks for the embedding
+// lookup and the other paths, which page them back in from the file if
+// they read them; each matrix's file pages are released once it is copied,
+// so the copy holds at most one matrix's besides the arena.
+void copy_into_arena(WeightMatrix& w, PageArena& arena, ThreadPool& pool) {
+  const bool interleave = uses_interleaved_copy(w);
   const size_t stride = arena_row_bytes(w);
-  if (!uses_interleaved_copy(w)) {
-    std::memcpy(job.copy + job.row_begin * stride, rows + job.row_begin * w.row_stride,
-                static_cast<size_t>(job.row_end - job.row_begin) * stride);
-    return;
-  }
-  for (int64_t r = job.row_begin; r < job.row_end; ++r) {
-    kernels::interleave_weight_row(w.type, rows + r * w.row_stride, w.cols, job.copy + r * stride);
-  }
-}
-
-// About a MiB of rows per job: small enough to balance the threads, large
-// enough that claiming one costs nothing.
-std::vector<CopyJob> copy_jobs(const WeightMatrix& w, uint8_t* copy,
-                               std::atomic<int64_t>& jobs_left) {
-  const int64_t rows_per_job =
-      std::max<int64_t>(1, static_cast<int64_t>((size_t{1} << 20) / arena_row_bytes(w)));
-  std::vector<CopyJob> jobs;
-  for (int64_t r = 0; r < w.rows; r += rows_per_job) {
-    jobs.push_back({&w, copy, r, std::min(w.rows, r + rows_per_job), &jobs_left});
-  }
-  jobs_left = static_cast<int64_t>(jobs.size());
-  return jobs;
-}
-
-// Runs the jobs on one thread per core: copying (and interleaving) a 1B
-// model's weights took 1.2-1.6 s of its load on one thread. A matrix's
-// mapped pages are released once its last job is done, so the copy never
-// holds more than a few matrices' file pages besides the arena.
-void run_copy_jobs(const std::vector<CopyJob>& jobs) {
-  std::atomic<size_t> next{0};
-  auto work = [&] {
-    for (size_t i = next.fetch_add(1); i < jobs.size(); i = next.fetch_add(1)) {
-      const CopyJob& job = jobs[i];
-      run_copy_job(job);
-      if (job.jobs_left->fetch_sub(1) == 1) {
-        release_mapped_pages(job.w->data, job.w->row_stride * static_cast<size_t>(job.w->rows));
-      }
+  uint8_t* copy = arena.take(stride * static_cast<size_t>(w.rows));
+  const auto* rows = static_cast<const uint8_t*>(w.data);
+  // About a MiB of rows per chunk.
+  const int64_t grain = std::max<int64_t>(1, static_cast<int64_t>((size_t{1} << 20) / stride));
+  pool.parallel_for(w.rows, grain, [&](int64_t begin, int64_t end) {
+    if (!interleave) {
+      std::memcpy(copy + begin * stride, rows + begin * w.row_stride,
+                  static_cast<size_t>(end - begin) * stride);
+      return;
     }
-  };
-  const int n_threads = ThreadPool::default_thread_count();
-  std::vector<std::jthread> helpers;
-  for (int t = 1; t < n_threads; ++t) helpers.emplace_back(work);
-  work();
-}
-
-// Points w at its arena copy: the kernels read only the copy from now on.
-// An interleaved matrix keeps its mapped blocks for the embedding lookup
-// and the other paths, which page them back in from the file if they read
-// them.
-void use_arena_copy(WeightMatrix& w, uint8_t* copy) {
-  if (uses_interleaved_copy(w)) {
+    for (int64_t r = begin; r < end; ++r) {
+      kernels::interleave_weight_row(w.type, rows + r * w.row_stride, w.cols, copy + r * stride);
+    }
+  });
+  const void* mapped = w.data;
+  if (interleave) {
     w.interleaved = copy;
-    w.interleaved_stride = arena_row_bytes(w);
+    w.interleaved_stride = stride;
   } else {
     w.data = copy;
   }
+  release_mapped_pages(mapped, w.row_stride * static_cast<size_t>(w.rows));
 }
 
 std::vector<WeightMatrix*> streamed_matrices(ModelWeights& weights) {
@@ -228,17 +189,8 @@ void move_matrices_to_arena(ModelWeights& weights) {
                  gib(total));
     return;
   }
-  std::vector<uint8_t*> copies;
-  std::vector<std::atomic<int64_t>> jobs_left(matrices.size());
-  std::vector<CopyJob> jobs;
-  for (const WeightMatrix* w : matrices) {
-    copies.push_back(weights.arena.take(arena_bytes(*w)));
-    const std::vector<CopyJob> matrix_jobs =
-        copy_jobs(*w, copies.back(), jobs_left[copies.size() - 1]);
-    jobs.insert(jobs.end(), matrix_jobs.begin(), matrix_jobs.end());
-  }
-  run_copy_jobs(jobs);
-  for (size_t i = 0; i < matrices.size(); ++i) use_arena_copy(*matrices[i], copies[i]);
+  ThreadPool pool(ThreadPool::default_thread_count());
+  for (WeightMatrix* w : matrices) copy_into_arena(*w, weights.arena, pool);
 }
 
 }  // namespace
