@@ -109,7 +109,7 @@ void Candidates::sort_descending() {
   sorted_ = true;
 }
 
-void Candidates::keep_best_mass(float best, float distance, double mass) {
+bool Candidates::keep_best_mass(float best, float distance, double mass) {
   // Buckets of equal logit width from the best down; bucket b's tokens all
   // beat bucket b + 1's.
   constexpr int kBuckets = 256;
@@ -120,6 +120,9 @@ void Candidates::keep_best_mass(float best, float distance, double mass) {
   auto weight = [&](const Candidate& c) { return std::exp(static_cast<double>(c.logit - best)); };
   std::array<double, kBuckets> bucket_mass{};
   for (size_t i = 0; i < size_; ++i) bucket_mass[bucket_of(items_[i])] += weight(items_[i]);
+  double all = 0.0;
+  for (double m : bucket_mass) all += m;
+  if (all < mass) return false;
   int cut = 0;
   double cumulative = 0.0;
   for (; cut < kBuckets - 1 && cumulative + bucket_mass[cut] < mass; ++cut) {
@@ -139,6 +142,7 @@ void Candidates::keep_best_mass(float best, float distance, double mass) {
   }
   size_ = keep;
   sorted_ = false;
+  return true;
 }
 
 void Candidates::softmax(float temperature, std::vector<float>& probs) const {

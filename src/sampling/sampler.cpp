@@ -111,10 +111,7 @@ void Sampler::gather_nucleus_of_vocabulary(std::span<const float> logits) {
   if (std::isfinite(best)) {
     for (float distance : {8.0f, 16.0f, 32.0f}) {
       candidates_.reset_at_least(logits, best - distance);
-      if (candidate_mass(best) >= params_.top_p * total_mass) {
-        candidates_.keep_best_mass(best, distance, params_.top_p * total_mass);
-        return;
-      }
+      if (candidates_.keep_best_mass(best, distance, params_.top_p * total_mass)) return;
     }
   }
   candidates_.reset(logits);

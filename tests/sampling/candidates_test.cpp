@@ -144,7 +144,7 @@ TEST(Candidates, KeepBestMassKeepsTheSortedPrefix) {
         reference.reset_at_least(logits, best - distance);
         double total = 0.0;
         for (const Candidate& c : reference.items()) total += std::exp(double(c.logit - best));
-        fast.keep_best_mass(best, distance, share * total);
+        ASSERT_TRUE(fast.keep_best_mass(best, distance, share * total));
         reference.sort_descending();
         double cumulative = 0.0;
         size_t keep = 0;
@@ -159,6 +159,12 @@ TEST(Candidates, KeepBestMassKeepsTheSortedPrefix) {
         std::sort(want.begin(), want.end());
         EXPECT_EQ(got, want) << "seed " << seed << " spread " << spread << " share " << share;
       }
+      // More mass than the items hold: nothing is cut.
+      Candidates all;
+      all.reset_at_least(logits, best - distance);
+      const size_t size = all.size();
+      EXPECT_FALSE(all.keep_best_mass(best, distance, 2.0 * double(logits.size())));
+      EXPECT_EQ(all.size(), size);
     }
   }
 }
