@@ -111,8 +111,6 @@ void register_all() {
             ->Args({4, 2, 896, 4864})
             ->Args({1, 2, 32768, 8192})
             ->Args({4, 2, 32768, 8192})
-            ->Args({4, 1, 32768, 8192})
-            ->Args({1, 1, 32768, 8192})
             ->UseRealTime();
         b->Unit(benchmark::kMicrosecond);
       }

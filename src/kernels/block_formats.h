@@ -11,6 +11,7 @@ namespace ingot::kernels {
 
 inline constexpr int kQK = 32;     // elements per block of the 32-element types
 inline constexpr int kQK_K = 256;  // elements per K-quant super-block
+inline constexpr int kSubBlocksPerSuperBlock = kQK_K / kQK;  // of 32 elements
 
 struct BlockQ4_0 {
   uint16_t d;

@@ -3,6 +3,7 @@
 #include <atomic>
 
 #include "kernels/cpu_features.h"
+#include "kernels/matmul_kernels_avx512.h"
 
 namespace ingot::kernels {
 namespace {
@@ -65,6 +66,12 @@ TileKernel tile_kernel(Isa isa, ElementType weight_type) {
                                        : scalar_tile_kernel(weight_type);
     if (k != nullptr || isa == Isa::kScalar) return k;
   }
+}
+
+InterleaveRowFn interleave_row_fn(Isa isa, ElementType packed_type) {
+  const bool interleaved_operand =
+      packed_type == ElementType::kQ8_0 || packed_type == ElementType::kQ8_K;
+  return isa == Isa::kAvx512 && interleaved_operand ? &interleave_activation_row_avx512 : nullptr;
 }
 
 PackRowFn pack_row_fn(Isa isa, ElementType packed_type) {

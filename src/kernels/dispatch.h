@@ -42,8 +42,14 @@ using TileKernel = void (*)(const WeightMatrix& w, const PackedActivations& x, T
                             float* y, int64_t y_stride);
 using PackRowFn = void (*)(const float* x, void* dst, int64_t n);
 
+// Packed row -> the interleaved layout (kernels/interleave.h).
+using InterleaveRowFn = void (*)(ElementType packed_type, const void* row, int64_t cols, void* dst);
+
 TileKernel tile_kernel(Isa isa, ElementType weight_type);
 PackRowFn pack_row_fn(Isa isa, ElementType packed_type);
+// Only the AVX-512 path has kernels for interleaved weights, so only it
+// interleaves activations (packed as Q8_0 or Q8_K); nullptr elsewhere.
+InterleaveRowFn interleave_row_fn(Isa isa, ElementType packed_type);
 
 // What each path provides (nullptr: not provided); one per *_isa.cpp file.
 TileKernel scalar_tile_kernel(ElementType weight_type);

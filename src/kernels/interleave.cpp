@@ -9,7 +9,6 @@ namespace ingot::kernels {
 namespace {
 
 constexpr size_t kScaleBytes = kGroupBlocks * sizeof(uint16_t);
-constexpr int kSubBlocksPerSuperBlock = kQK_K / kQK;
 
 template <class Block>
 Block block_at(const void* row, int64_t b) {

@@ -21,8 +21,6 @@
 namespace ingot::kernels {
 namespace {
 
-constexpr int kSubBlocksPerSuperBlock = kQK_K / kQK;
-
 // Byte offsets from a group's first block to each lane's scale and to its
 // first quant.
 struct LaneOffsets {

@@ -8,7 +8,6 @@
 #include "kernels/activation_pack.h"
 #include "kernels/dispatch.h"
 #include "kernels/interleave.h"
-#include "kernels/matmul_kernels_avx512.h"
 
 namespace ingot::kernels {
 namespace {
@@ -71,11 +70,9 @@ void PackedActivations::pack(const float* x, int64_t n_tokens, int64_t cols,
   const Isa isa = active_isa();
   const PackRowFn pack_row = pack_row_fn(isa, packed_type_);
   const size_t block_bytes = element_type_info(packed_type_).bytes_per_block;
-  // Only the AVX-512 path has kernels for interleaved weights.
-  const bool interleave =
-      (packed_type_ == ElementType::kQ8_0 || packed_type_ == ElementType::kQ8_K) &&
-      isa == Isa::kAvx512;
-  interleaved_stride_ = interleave ? interleaved_groups(cols) * kActivationGroupBytes : 0;
+  const InterleaveRowFn interleave_row = interleave_row_fn(isa, packed_type_);
+  interleaved_stride_ =
+      interleave_row != nullptr ? interleaved_groups(cols) * kActivationGroupBytes : 0;
   const size_t interleaved_needed = interleaved_stride_ * static_cast<size_t>(n_tokens);
   if (interleaved_.size() < interleaved_needed) interleaved_.resize(interleaved_needed);
   pool.parallel_for(n_tokens, 4, [&](int64_t begin, int64_t end) {
@@ -84,9 +81,8 @@ void PackedActivations::pack(const float* x, int64_t n_tokens, int64_t cols,
       pack_row(x + t * cols, out, cols);
       if (with_sums)
         sum_block_quants(out, block_bytes, blocks_per_row_, sums_.data() + t * blocks_per_row_);
-      if (interleave)
-        interleave_activation_row_avx512(packed_type_, out, cols,
-                                         interleaved_.data() + t * interleaved_stride_);
+      if (interleave_row != nullptr)
+        interleave_row(packed_type_, out, cols, interleaved_.data() + t * interleaved_stride_);
     }
   });
 }

@@ -13,6 +13,21 @@
 namespace ingot::kernels {
 namespace {
 
+// One row of `cols` random weights quantized as `type`, and its interleaved
+// copy (written over 0xff, so bytes left unwritten show).
+struct InterleavedRow {
+  std::vector<uint8_t> blocks;
+  std::vector<uint8_t> interleaved;
+};
+
+InterleavedRow interleave_random_row(ElementType type, int64_t cols, uint32_t seed) {
+  InterleavedRow row;
+  row.blocks = testing::quantize_matrix(type, testing::random_floats(cols, seed), 1, cols);
+  row.interleaved.assign(interleaved_row_bytes(type, cols), 0xff);
+  interleave_weight_row(type, row.blocks.data(), cols, row.interleaved.data());
+  return row;
+}
+
 TEST(Interleave, OnlyQ4_0Q8_0AndQ4_K) {
   EXPECT_TRUE(can_interleave(ElementType::kQ4_0));
   EXPECT_TRUE(can_interleave(ElementType::kQ8_0));
@@ -36,11 +51,7 @@ TEST(Interleave, RowsPadToWholeGroups) {
 // with its scale and min unpacked to bytes and its element e in vector
 // (e % 16) / 4, byte e % 4, low nibble for e < 16; the padding half is zero.
 TEST(Interleave, Q4_KSubBlocksGoToTheirLanes) {
-  const int64_t cols = 3 * 256;
-  const auto values = testing::random_floats(cols, 11);
-  const auto row = testing::quantize_matrix(ElementType::kQ4_K, values, 1, cols);
-  std::vector<uint8_t> out(interleaved_row_bytes(ElementType::kQ4_K, cols), 0xff);
-  interleave_weight_row(ElementType::kQ4_K, row.data(), cols, out.data());
+  const auto [row, out] = interleave_random_row(ElementType::kQ4_K, 3 * 256, 11);
   for (int64_t b = 0; b < 4; ++b) {
     const uint8_t* group = out.data() + (b / 2) * kQ4KGroupBytes;
     const int half = int(b % 2);
@@ -69,11 +80,7 @@ TEST(Interleave, Q4_KSubBlocksGoToTheirLanes) {
 // Q8_0 block b's element e lands in vector e / 4, lane b, byte e % 4, plus 128;
 // blocks past the row's end are zero.
 TEST(Interleave, Q8_0WeightsGoToTheirBlocksLane) {
-  const int64_t cols = 18 * 32;
-  const auto values = testing::random_floats(cols, 7);
-  const auto row = testing::quantize_matrix(ElementType::kQ8_0, values, 1, cols);
-  std::vector<uint8_t> out(interleaved_row_bytes(ElementType::kQ8_0, cols), 0xff);
-  interleave_weight_row(ElementType::kQ8_0, row.data(), cols, out.data());
+  const auto [row, out] = interleave_random_row(ElementType::kQ8_0, 18 * 32, 7);
   const size_t group_bytes = 16 * sizeof(BlockQ8_0);
   for (int64_t b = 0; b < 32; ++b) {
     const uint8_t* group = out.data() + (b / 16) * group_bytes;
