@@ -12,4 +12,8 @@ namespace scalar {
 void rms_norm(const float* x, const float* weight, float* y, int64_t n_rows, int64_t n, float eps);
 }  // namespace scalar
 
+namespace avx512 {
+void rms_norm(const float* x, const float* weight, float* y, int64_t n_rows, int64_t n, float eps);
+}  // namespace avx512
+
 }  // namespace ingot::kernels

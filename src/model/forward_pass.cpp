@@ -5,7 +5,7 @@
 
 #include "kernels/activation_pack.h"
 #include "kernels/dequantize.h"
-#include "kernels/half.h"
+#include "kernels/dispatch.h"
 #include "kernels/ops_activation.h"
 #include "kernels/ops_attention.h"
 #include "kernels/ops_norm.h"
@@ -108,6 +108,7 @@ void ForwardPass::resize_buffers(int64_t n_tokens, int64_t n_logits) {
   grow(q_, n_tokens * c.q_dim());
   grow(k_, n_tokens * c.kv_dim());
   grow(v_, n_tokens * c.kv_dim());
+  grow(k_f16_, n_tokens * c.kv_dim());
   grow(attended_, n_tokens * c.q_dim());
   grow(rows_, n_tokens);
   grow(gate_, n_tokens * c.n_ff);
@@ -203,18 +204,18 @@ void ForwardPass::project_qkv(const LayerWeights& w, int64_t n_tokens, ThreadPoo
 void ForwardPass::store_kv(int64_t layer, int64_t n_tokens, KvCache& cache) {
   const int64_t head_dim = config_.head_dim;
   const int64_t block_size = cache.block_size();
+  const kernels::PackRowFn to_f16 =
+      kernels::pack_row_fn(kernels::active_isa(), kernels::ElementType::kF16);
+  to_f16(k_.data(), k_f16_.data(), n_tokens * config_.kv_dim());
   for (int64_t t = 0; t < n_tokens; ++t) {
     const KvCache::Cell cell = placements_[t].cell;
     for (int64_t h = 0; h < config_.n_kv_heads; ++h) {
-      const float* k = k_.data() + t * config_.kv_dim() + h * head_dim;
-      const float* v = v_.data() + t * config_.kv_dim() + h * head_dim;
+      const int64_t first = t * config_.kv_dim() + h * head_dim;
       // Keys go in dimension-major (see KvCache), values position-major.
       uint16_t* k_tile = cache.keys(layer, cell.block, h) + cell.offset;
-      uint16_t* v_cell = cache.values(layer, cell.block, h) + cell.offset * head_dim;
-      for (int64_t d = 0; d < head_dim; ++d) {
-        k_tile[d * block_size] = kernels::f32_to_f16(k[d]);
-        v_cell[d] = kernels::f32_to_f16(v[d]);
-      }
+      for (int64_t d = 0; d < head_dim; ++d) k_tile[d * block_size] = k_f16_[first + d];
+      to_f16(v_.data() + first, cache.values(layer, cell.block, h) + cell.offset * head_dim,
+             head_dim);
     }
   }
 }

@@ -93,6 +93,7 @@ class ForwardPass {
   std::vector<float> q_;         // [T][q_dim]
   std::vector<float> k_;         // [T][kv_dim]
   std::vector<float> v_;         // [T][kv_dim]
+  std::vector<uint16_t> k_f16_;  // [T][kv_dim] k_ in F16, before it is spread into the cache
   std::vector<float> attended_;  // [T][q_dim]
   std::vector<float> gate_;      // [T][n_ff]
   std::vector<float> up_;        // [T][n_ff]
