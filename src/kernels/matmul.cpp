@@ -18,6 +18,9 @@ namespace {
 // (run_in_shrinking_chunks); longer ones split into fixed work items of a
 // row tile by a token tile.
 constexpr int64_t kTokenTile = 64;
+
+// A piece starts an interleaved group and a Q8_K block.
+static_assert(PackedActivations::kPieceCols == kGroupBlocks * kQK);
 // Row boundaries of work items and chunks: a multiple of the kernels' row
 // blocking.
 constexpr int64_t kRowAlign = 16;
@@ -55,6 +58,13 @@ int64_t row_tile_for(int64_t rows, int n_threads) {
 
 void PackedActivations::pack(const float* x, int64_t n_tokens, int64_t cols,
                              ElementType weight_type, ThreadPool& pool) {
+  prepare(n_tokens, cols, weight_type);
+  pool.parallel_for(n_tokens, 4, [&](int64_t begin, int64_t end) {
+    for (int64_t t = begin; t < end; ++t) pack_columns(x + t * cols, t, 0, cols);
+  });
+}
+
+void PackedActivations::prepare(int64_t n_tokens, int64_t cols, ElementType weight_type) {
   packed_type_ = dot_operand_type(weight_type);
   n_tokens_ = n_tokens;
   cols_ = cols;
@@ -68,23 +78,32 @@ void PackedActivations::pack(const float* x, int64_t n_tokens, int64_t cols,
   const size_t sums_needed = static_cast<size_t>(blocks_per_row_ * n_tokens);
   if (sums_.size() < sums_needed) sums_.resize(sums_needed);
   const Isa isa = active_isa();
-  const PackRowFn pack_row = pack_row_fn(isa, packed_type_);
-  const size_t block_bytes = element_type_info(packed_type_).bytes_per_block;
-  const InterleaveRowFn interleave_row = interleave_row_fn(isa, packed_type_);
+  pack_row_ = pack_row_fn(isa, packed_type_);
+  interleave_row_ = interleave_row_fn(isa, packed_type_);
   interleaved_stride_ =
-      interleave_row != nullptr ? interleaved_groups(cols) * kActivationGroupBytes : 0;
+      interleave_row_ != nullptr ? interleaved_groups(cols) * kActivationGroupBytes : 0;
   const size_t interleaved_needed = interleaved_stride_ * static_cast<size_t>(n_tokens);
   if (interleaved_.size() < interleaved_needed) interleaved_.resize(interleaved_needed);
-  pool.parallel_for(n_tokens, 4, [&](int64_t begin, int64_t end) {
-    for (int64_t t = begin; t < end; ++t) {
-      uint8_t* out = buffer_.data() + t * row_stride_;
-      pack_row(x + t * cols, out, cols);
-      if (with_sums)
-        sum_block_quants(out, block_bytes, blocks_per_row_, sums_.data() + t * blocks_per_row_);
-      if (interleave_row != nullptr)
-        interleave_row(packed_type_, out, cols, interleaved_.data() + t * interleaved_stride_);
-    }
-  });
+}
+
+void PackedActivations::pack_piece(const float* x_row, int64_t t, int64_t piece) {
+  const int64_t begin = piece * kPieceCols;
+  pack_columns(x_row, t, begin, std::min(begin + kPieceCols, cols_));
+}
+
+void PackedActivations::pack_columns(const float* x_row, int64_t t, int64_t begin, int64_t end) {
+  const ElementTypeInfo& info = element_type_info(packed_type_);
+  uint8_t* out = buffer_.data() + t * row_stride_ + begin / info.block_size * info.bytes_per_block;
+  pack_row_(x_row + begin, out, end - begin);
+  if (blocks_per_row_ > 0) {
+    sum_block_quants(out, info.bytes_per_block, (end - begin) / 32,
+                     sums_.data() + t * blocks_per_row_ + begin / 32);
+  }
+  if (interleave_row_ != nullptr) {
+    interleave_row_(
+        packed_type_, out, end - begin,
+        interleaved_.data() + t * interleaved_stride_ + begin / kPieceCols * kActivationGroupBytes);
+  }
 }
 
 namespace {

@@ -37,6 +37,15 @@ class PackedActivations {
   void pack(const float* x, int64_t n_tokens, int64_t cols, ElementType weight_type,
             ThreadPool& pool);
 
+  // Packing in pieces of kPieceCols columns (the last may be shorter), for
+  // a caller that computes x inside a parallel region of its own and packs
+  // each piece as it is done, instead of packing on one thread afterwards:
+  // prepare once, then pack_piece every piece of every row, on any thread.
+  static constexpr int64_t kPieceCols = 512;  // one interleaved group, two Q8_K blocks
+  void prepare(int64_t n_tokens, int64_t cols, ElementType weight_type);
+  int64_t pieces_per_row() const { return (cols_ + kPieceCols - 1) / kPieceCols; }
+  void pack_piece(const float* x_row, int64_t t, int64_t piece);
+
   ElementType packed_type() const { return packed_type_; }
   int64_t n_tokens() const { return n_tokens_; }
   int64_t cols() const { return cols_; }
@@ -52,6 +61,8 @@ class PackedActivations {
   }
 
  private:
+  void pack_columns(const float* x_row, int64_t t, int64_t begin, int64_t end);
+
   ElementType packed_type_ = ElementType::kF32;
   int64_t n_tokens_ = 0;
   int64_t cols_ = 0;
@@ -61,6 +72,9 @@ class PackedActivations {
   std::vector<int16_t> sums_;  // likewise
   size_t interleaved_stride_ = 0;
   std::vector<uint8_t> interleaved_;  // likewise
+  void (*pack_row_)(const float* x, void* dst, int64_t n) = nullptr;
+  void (*interleave_row_)(ElementType packed_type, const void* row, int64_t cols,
+                          void* dst) = nullptr;
 };
 
 // y is n_tokens x w.rows, row-major, with rows `y_stride` floats apart.

@@ -265,13 +265,32 @@ void ForwardPass::feed_forward_block(const LayerWeights& w, int64_t n_tokens, Th
       packed_normed_.product(w.gate, gate_.data(), c.n_ff, pool),
       packed_normed_.product(w.up, up_.data(), c.n_ff, pool)};
   kernels::matmul_all(products, pool);
-  const int64_t n = n_tokens * c.n_ff;
-  pool.parallel_for(n, 4096, [&](int64_t begin, int64_t end) {
-    kernels::swiglu(gate_.data() + begin, up_.data() + begin, gate_.data() + begin, end - begin);
-  });
-  packed_hidden_.reset(gate_.data(), n_tokens, c.n_ff);
-  kernels::matmul(w.down, packed_hidden_.for_weight(w.down, pool), normed_.data(), c.n_embd, pool);
+  gate_and_pack(w.down, n_tokens, pool);
+  kernels::matmul(w.down, packed_hidden_, normed_.data(), c.n_embd, pool);
   add_in_place(x_.data(), normed_.data(), n_tokens * c.n_embd);
+}
+
+// SwiGLU and the packing of its result for the down projection, in one
+// region: each piece of a hidden row is packed by the thread that has just
+// computed it, where packing after the region ran on the calling thread
+// alone while the others waited.
+void ForwardPass::gate_and_pack(const kernels::WeightMatrix& down, int64_t n_tokens,
+                                ThreadPool& pool) {
+  const int64_t n_ff = config_.n_ff;
+  packed_hidden_.prepare(n_tokens, n_ff, down.type);
+  const int64_t pieces = packed_hidden_.pieces_per_row();
+  const int64_t n_tasks = n_tokens * pieces;
+  const int64_t grain = std::max<int64_t>(1, n_tasks / (8 * pool.size()));
+  pool.parallel_for(n_tasks, grain, [&](int64_t begin, int64_t end) {
+    for (int64_t task = begin; task < end; ++task) {
+      const int64_t t = task / pieces, piece = task % pieces;
+      float* row = gate_.data() + t * n_ff;
+      const int64_t first = piece * kernels::PackedActivations::kPieceCols;
+      const int64_t n = std::min(kernels::PackedActivations::kPieceCols, n_ff - first);
+      kernels::swiglu(row + first, up_.data() + t * n_ff + first, row + first, n);
+      packed_hidden_.pack_piece(row, t, piece);
+    }
+  });
 }
 
 // After the last layer the residual stream holds exactly the rows that

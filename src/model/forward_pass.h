@@ -75,6 +75,7 @@ class ForwardPass {
   void store_kv(int64_t layer, int64_t n_tokens, KvCache& cache);
   void attend(int64_t layer, const Batch& batch, const KvCache& cache, ThreadPool& pool);
   void feed_forward_block(const LayerWeights& w, int64_t n_tokens, ThreadPool& pool);
+  void gate_and_pack(const kernels::WeightMatrix& down, int64_t n_tokens, ThreadPool& pool);
   void keep_output_rows(const Batch& batch);
   Logits output(ThreadPool& pool);
 
@@ -99,12 +100,12 @@ class ForwardPass {
   std::vector<float> up_;        // [T][n_ff]
   std::vector<float> rope_cos_;  // [T][n_rot/2]
   std::vector<float> rope_sin_;
-  std::vector<float> final_;     // [n_logits][n_embd]
-  std::vector<float> logits_;    // [n_logits][n_vocab]
-  PackedInput packed_normed_;    // read by q/k/v, then by gate/up
-  PackedInput packed_attended_;  // read by the output projection
-  PackedInput packed_hidden_;    // read by the down projection
-  PackedInput packed_final_;     // read by the vocabulary projection
+  std::vector<float> final_;                  // [n_logits][n_embd]
+  std::vector<float> logits_;                 // [n_logits][n_vocab]
+  PackedInput packed_normed_;                 // read by q/k/v, then by gate/up
+  PackedInput packed_attended_;               // read by the output projection
+  kernels::PackedActivations packed_hidden_;  // read by the down projection
+  PackedInput packed_final_;                  // read by the vocabulary projection
 };
 
 }  // namespace ingot::model
