@@ -49,6 +49,18 @@ int64_t round_up_to_row_align(int64_t rows) {
   return ceil_div(rows, kRowAlign) * kRowAlign;
 }
 
+// The rows of the micro-tiles a kernel walks a call of n_tokens tokens in
+// (kernels/tile_loop.h): one token takes 8 (4 on AVX2, which divides it),
+// 2-4 tokens over interleaved weights 6, others 4 (kRowAlign's multiple).
+// A claim of run_in_shrinking_chunks that is a multiple of it leaves edge
+// micro-tiles to a matrix's last rows only; 16 for 4 tokens left 4 rows
+// to slower 4-row tiles in every chunk.
+int64_t micro_tile_rows(const WeightMatrix& w, int64_t n_tokens) {
+  if (n_tokens == 1) return 8;
+  if (n_tokens <= 4 && w.interleaved != nullptr) return kInterleavedSmallBatchRows;
+  return kRowAlign;
+}
+
 int64_t row_tile_for(int64_t rows, int n_threads) {
   const int64_t tile = round_up_to_row_align(ceil_div(rows, kItemsPerThread * n_threads));
   return std::clamp<int64_t>(tile, 1, kMaxRowTile);
@@ -113,6 +125,7 @@ struct ProductTiling {
   ProductTiling() = default;
 
   TileKernel kernel = nullptr;
+  int64_t claim_rows = kRowAlign;  // run_in_shrinking_chunks claims multiples of it
   int64_t tok_tile = 0;
   int64_t n_tok_tiles = 0;
   int64_t row_tile = 0;
@@ -125,6 +138,7 @@ struct ProductTiling {
     if (p.w->rows <= 0 || n_tokens <= 0) return;
     kernel = tile_kernel(active_isa(), p.w->type);
     assert(kernel != nullptr && "matmul: unsupported weight type");
+    claim_rows = micro_tile_rows(*p.w, n_tokens);
     tok_tile = std::min(n_tokens, kTokenTile);
     n_tok_tiles = ceil_div(n_tokens, tok_tile);
     row_tile = row_tile_for(p.w->rows, n_threads);
@@ -158,18 +172,21 @@ void run_in_shrinking_chunks(std::span<const MatmulProduct> products,
   }
   const int64_t total = first_row[products.size()];
   const int64_t threads = pool.size();
-  std::atomic<int64_t> next{0};
+  ThreadPool::ClaimCounter next;
   pool.parallel_for(threads, 1, [&](int64_t, int64_t) {
     size_t i = 0;  // claims only grow, so each thread walks the products forward
     for (;;) {
-      int64_t begin = next.load(std::memory_order_relaxed);
+      int64_t begin = next.value.load(std::memory_order_relaxed);
       int64_t end = 0;
       do {
         if (begin >= total) return;
         while (begin >= first_row[i + 1]) ++i;
-        const int64_t chunk = round_up_to_row_align(ceil_div(total - begin, 2 * threads));
+        // A multiple of the claimed product's micro-tile rows: chunks start
+        // at its first row or where the last ended, so they stay aligned.
+        const int64_t align = tilings[i].claim_rows;
+        const int64_t chunk = ceil_div(ceil_div(total - begin, 2 * threads), align) * align;
         end = std::min(begin + chunk, first_row[i + 1]);
-      } while (!next.compare_exchange_weak(begin, end, std::memory_order_relaxed));
+      } while (!next.value.compare_exchange_weak(begin, end, std::memory_order_relaxed));
       const MatmulProduct& p = products[i];
       const TileRange range{begin - first_row[i], end - first_row[i], 0, p.x->n_tokens()};
       tilings[i].kernel(*p.w, *p.x, range, p.y, p.y_stride);

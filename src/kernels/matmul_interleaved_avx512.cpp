@@ -178,7 +178,7 @@ struct Interleaved {
   // 4 x 3 then 4 x 1 (which reads every group twice and, for Q4_0, unpacks
   // every nibble twice): Q4_0 10-20% in the kernel bench, Q8_0 +5-7% on
   // qwen2.5 with 4 sequences.
-  static constexpr int kSmallBatchRows = 6;
+  static constexpr int kSmallBatchRows = kInterleavedSmallBatchRows;
 
   template <int R, int T>
   static void run(const WeightMatrix& w, const PackedActivations& x, int64_t r0, int64_t t0,

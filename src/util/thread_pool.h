@@ -49,10 +49,10 @@ class ThreadPool {
       fn(int64_t{0}, n);
       return;
     }
-    std::atomic<int64_t> next{0};
+    ClaimCounter next;
     auto take_chunks = [&](int, int) {
       for (;;) {
-        int64_t begin = next.fetch_add(grain, std::memory_order_relaxed);
+        int64_t begin = next.value.fetch_add(grain, std::memory_order_relaxed);
         if (begin >= n) break;
         fn(begin, begin + grain < n ? begin + grain : n);
       }
@@ -61,6 +61,13 @@ class ThreadPool {
     dispatch([](void* ctx, int thread, int n) { (*static_cast<F*>(ctx))(thread, n); }, &take_chunks,
              Attendance::kWhoeverArrives);
   }
+
+  // A counter that threads claim work from, alone on its cache line: every
+  // claim moves the line between cores (~200 ns here), and sharing it with
+  // data the caller writes or that every thread reads would move it more.
+  struct alignas(64) ClaimCounter {
+    std::atomic<int64_t> value{0};
+  };
 
   // The number of threads worth using on this machine: one per physical core.
   static int default_thread_count();
