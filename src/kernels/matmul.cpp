@@ -49,15 +49,16 @@ int64_t round_up_to_row_align(int64_t rows) {
   return ceil_div(rows, kRowAlign) * kRowAlign;
 }
 
-// The rows of the micro-tiles a kernel walks a call of n_tokens tokens in
-// (kernels/tile_loop.h): one token takes 8 (4 on AVX2, which divides it),
-// 2-4 tokens over interleaved weights 6, others 4 (kRowAlign's multiple).
-// A claim of run_in_shrinking_chunks that is a multiple of it leaves edge
-// micro-tiles to a matrix's last rows only; 16 for 4 tokens left 4 rows
-// to slower 4-row tiles in every chunk.
-int64_t micro_tile_rows(const WeightMatrix& w, int64_t n_tokens) {
-  if (n_tokens == 1) return 8;
-  if (n_tokens <= 4 && w.interleaved != nullptr) return kInterleavedSmallBatchRows;
+// Rows per claim of run_in_shrinking_chunks come in multiples of this, so
+// that edge micro-tiles (kernels/tile_loop.h) fall on a matrix's last rows
+// only. 2-4 tokens over interleaved weights walk 6-row micro-tiles, where
+// claims of 16 rows left 4 rows to slower 4-row tiles in every chunk;
+// everything else walks 4- or 8-row tiles, which 16 (the claim size that
+// decode was tuned with) divides.
+int64_t claim_alignment(const WeightMatrix& w, int64_t n_tokens) {
+  if (n_tokens >= 2 && n_tokens <= 4 && w.interleaved != nullptr) {
+    return kInterleavedSmallBatchRows;
+  }
   return kRowAlign;
 }
 
@@ -138,7 +139,7 @@ struct ProductTiling {
     if (p.w->rows <= 0 || n_tokens <= 0) return;
     kernel = tile_kernel(active_isa(), p.w->type);
     assert(kernel != nullptr && "matmul: unsupported weight type");
-    claim_rows = micro_tile_rows(*p.w, n_tokens);
+    claim_rows = claim_alignment(*p.w, n_tokens);
     tok_tile = std::min(n_tokens, kTokenTile);
     n_tok_tiles = ceil_div(n_tokens, tok_tile);
     row_tile = row_tile_for(p.w->rows, n_threads);
