@@ -4,6 +4,8 @@
 #include <array>
 #include <cmath>
 
+#include "kernels/ops_exp_sum.h"
+
 namespace ingot::sampling {
 namespace {
 
@@ -118,8 +120,14 @@ bool Candidates::keep_best_mass(float best, float distance, double mass) {
     return std::min(kBuckets - 1, static_cast<int>((best - c.logit) / width));
   };
   auto weight = [&](const Candidate& c) { return std::exp(static_cast<double>(c.logit - best)); };
+  // Every item's weight, in vectors: libm's exp one at a time was most of
+  // this pass.
+  logits_.resize(size_);
+  weights_.resize(size_);
+  for (size_t i = 0; i < size_; ++i) logits_[i] = items_[i].logit;
+  kernels::exp_terms(logits_.data(), static_cast<int64_t>(size_), best, weights_.data());
   std::array<double, kBuckets> bucket_mass{};
-  for (size_t i = 0; i < size_; ++i) bucket_mass[bucket_of(items_[i])] += weight(items_[i]);
+  for (size_t i = 0; i < size_; ++i) bucket_mass[bucket_of(items_[i])] += weights_[i];
   double all = 0.0;
   for (double m : bucket_mass) all += m;
   if (all < mass) return false;

@@ -55,6 +55,9 @@ class Candidates {
   std::vector<Candidate> items_;
   size_t size_ = 0;
   bool sorted_ = false;
+  // keep_best_mass's items' logits side by side, and their weights.
+  std::vector<float> logits_;
+  std::vector<double> weights_;
 };
 
 // The largest logit (-inf for none).

@@ -3,6 +3,8 @@
 #include <algorithm>
 #include <cmath>
 
+#include "kernels/ops_exp_sum.h"
+
 namespace ingot::sampling {
 
 int32_t argmax(std::span<const float> logits) {
@@ -106,8 +108,8 @@ void Sampler::gather_nucleus_of_vocabulary(std::span<const float> logits) {
   // distance of the best hold top_p of the mass, the nucleus lies among
   // them and only they need sorting. The distance widens until it does.
   float best = max_logit(logits);
-  double total_mass = 0.0;
-  for (float l : logits) total_mass += std::exp(static_cast<double>(l - best));
+  const double total_mass =
+      kernels::sum_exp(logits.data(), static_cast<int64_t>(logits.size()), best);
   if (std::isfinite(best)) {
     for (float distance : {8.0f, 16.0f, 32.0f}) {
       candidates_.reset_at_least(logits, best - distance);
@@ -121,8 +123,7 @@ void Sampler::gather_nucleus_of_vocabulary(std::span<const float> logits) {
 
 void Sampler::fill_logprobs(std::span<const float> logits, SampledToken& token) {
   float best = max_logit(logits);
-  double sum = 0.0;
-  for (float l : logits) sum += std::exp(static_cast<double>(l - best));
+  const double sum = kernels::sum_exp(logits.data(), static_cast<int64_t>(logits.size()), best);
   auto log_z = static_cast<float>(best + std::log(sum));
   token.logprob = logits[token.id] - log_z;
   int32_t n_top = std::clamp(params_.top_logprobs, 0, 20);

@@ -1,0 +1,35 @@
+#include "kernels/ops_exp_sum.h"
+
+#include <cmath>
+
+#include "kernels/dispatch.h"
+
+namespace ingot::kernels {
+
+namespace scalar {
+
+double sum_exp(const float* x, int64_t n, float shift) {
+  double sum = 0.0;
+  for (int64_t i = 0; i < n; ++i) sum += std::exp(static_cast<double>(x[i] - shift));
+  return sum;
+}
+
+void exp_terms(const float* x, int64_t n, float shift, double* out) {
+  for (int64_t i = 0; i < n; ++i) out[i] = std::exp(static_cast<double>(x[i] - shift));
+}
+
+}  // namespace scalar
+
+// Top-p over the vocabulary weighed every logit with libm's exp: ~40% of
+// its 1.6 ms per token.
+double sum_exp(const float* x, int64_t n, float shift) {
+  if (active_isa() == Isa::kAvx512) return avx512::sum_exp(x, n, shift);
+  return scalar::sum_exp(x, n, shift);
+}
+
+void exp_terms(const float* x, int64_t n, float shift, double* out) {
+  if (active_isa() == Isa::kAvx512) return avx512::exp_terms(x, n, shift, out);
+  scalar::exp_terms(x, n, shift, out);
+}
+
+}  // namespace ingot::kernels
