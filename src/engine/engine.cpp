@@ -145,11 +145,32 @@ void Engine::step() {
     if (prefill_in_batch_[i] > 0) slot.committed_prefill(prefill_in_batch_[i]);
     if (decode_in_batch_[i]) slot.committed_decode();
   }
+  draw_tokens(*logits);
   for (int64_t row = 0; row < logits->n_rows; ++row) {
-    logits_owners_[static_cast<size_t>(row)]->on_logits(logits->row(row), logits->n_vocab,
-                                                        context_size_);
+    logits_owners_[static_cast<size_t>(row)]->take_drawn(context_size_);
   }
   publish_stats();
+}
+
+// Every row's token, drawn on the thread pool: sampling one slot over a
+// 152k vocabulary costs 0.06 ms with the default chain and ~0.9 ms with
+// top-p alone, and the pool's other threads were idle while the engine
+// thread sampled the slots one after another. A grammar slot masks through
+// the shared masker, so a step with one draws every row here.
+void Engine::draw_tokens(const model::Logits& logits) {
+  auto draw = [&](int64_t row) {
+    logits_owners_[static_cast<size_t>(row)]->draw(logits.row(row), logits.n_vocab);
+  };
+  const bool any_grammar =
+      std::any_of(logits_owners_.begin(), logits_owners_.begin() + logits.n_rows,
+                  [](const Slot* slot) { return slot->uses_grammar(); });
+  if (any_grammar) {
+    for (int64_t row = 0; row < logits.n_rows; ++row) draw(row);
+    return;
+  }
+  pool_.parallel_for(logits.n_rows, 1, [&](int64_t begin, int64_t end) {
+    for (int64_t row = begin; row < end; ++row) draw(row);
+  });
 }
 
 void Engine::drop_cancelled() {

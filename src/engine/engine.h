@@ -92,6 +92,7 @@ class Engine {
   Slot& choose_slot(const std::vector<int32_t>& prompt);
   void build_batch();
   void step();
+  void draw_tokens(const model::Logits& logits);
   void fail_batch(const Error& error);
   void publish_stats();
   sampling::grammar::TokenMasker* masker_for(const GenerationRequest& request);

@@ -55,18 +55,25 @@ void Slot::committed_prefill(size_t n) {
   prefill_cursor_ += n;
 }
 
-bool Slot::on_logits(const float* logits, int64_t n_vocab, int64_t context_limit) {
+void Slot::draw(const float* logits, int64_t n_vocab) {
   scratch_logits_.resize(static_cast<size_t>(n_vocab));
   std::memcpy(scratch_logits_.data(), logits, sizeof(float) * static_cast<size_t>(n_vocab));
   // The grammar masks first, so penalties and truncation see only the
   // tokens it allows.
   if (grammar_) {
-    if (Status masked = grammar_->mask(scratch_logits_); !masked.ok()) {
-      fail(std::move(masked.error()));
-      return true;
-    }
+    draw_status_ = grammar_->mask(scratch_logits_);
+    if (!draw_status_.ok()) return;
   }
-  sampling::SampledToken sampled = sampler_->sample(scratch_logits_);
+  drawn_ = sampler_->sample(scratch_logits_);
+}
+
+bool Slot::take_drawn(int64_t context_limit) {
+  if (!draw_status_.ok()) {
+    fail(std::move(draw_status_.error()));
+    draw_status_ = Status();
+    return true;
+  }
+  sampling::SampledToken sampled = std::move(drawn_);
   if (generated_ == 0) usage_.time_to_first_token_ms = ms_since(submitted_);
   ++generated_;
   last_token_ = sampled.id;

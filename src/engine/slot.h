@@ -19,6 +19,7 @@
 #include "sampling/sampler.h"
 #include "tokenizer/streaming_decoder.h"
 #include "tokenizer/tokenizer.h"
+#include "util/status.h"
 
 namespace ingot::engine {
 
@@ -54,9 +55,17 @@ class Slot {
   void committed_decode() { cached_.push_back(last_token_); }
   int64_t position() const { return static_cast<int64_t>(cached_.size()); }
 
-  // Samples from this slot's logits row and emits what it produces.
-  // Returns true when the request has ended (finish or error sent).
-  bool on_logits(const float* logits, int64_t n_vocab, int64_t context_limit);
+  // Sampling a step's token, in two halves so that the engine can draw
+  // every slot's token at once on its thread pool. draw() copies this
+  // slot's logits row, masks it by the grammar, and picks the token; slots
+  // without a grammar may draw on any thread, each its own slot (a grammar
+  // mask goes through the engine's one shared masker, so grammar slots
+  // draw on the engine thread). take_drawn() then, on the engine thread
+  // and in row order, emits what the token produces. It returns true when
+  // the request has ended (finish or error sent).
+  bool uses_grammar() const { return grammar_.has_value(); }
+  void draw(const float* logits, int64_t n_vocab);
+  bool take_drawn(int64_t context_limit);
 
   // Ends the request with `reason` after flushing held-back text.
   void finish(FinishReason reason);
@@ -88,6 +97,8 @@ class Slot {
   std::optional<GrammarConstraint> grammar_;
   std::vector<GeneratedToken> unsent_tokens_;
   std::vector<float> scratch_logits_;
+  sampling::SampledToken drawn_;
+  Status draw_status_;  // a grammar mask's failure, reported by take_drawn
 };
 
 }  // namespace ingot::engine

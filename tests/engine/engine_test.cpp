@@ -205,25 +205,31 @@ TEST_F(EngineTest, SecondTurnReusesTheCacheAndMatchesAColdRun) {
   EXPECT_GE(engine->stats().prefix_cache_hits, 1);
 }
 
+// With two threads the slots of a step draw their tokens on the pool at
+// once; each seeded request still gets what it gets alone.
 TEST_F(EngineTest, SeedsReproduceUnderConcurrency) {
-  GenerationRequest sampled = greedy("One day, a bird", 24);
-  sampled.sampling.temperature = 1.0f;
-  sampled.sampling.seed = 1234;
-  std::vector<int32_t> alone = ids(run_alone(sampled));
-
-  EngineOptions options;
-  options.parallel = 4;
-  auto engine = start(options);
-  std::vector<RequestHandle> others;
-  for (int i = 0; i < 3; ++i) {
-    GenerationRequest other = greedy(kPrompts[i], 24);
-    other.sampling.temperature = 1.0f;
-    other.sampling.seed = 99 + i;
-    others.push_back(*engine->submit(other));
+  std::vector<GenerationRequest> requests;
+  std::vector<std::vector<int32_t>> alone;
+  for (int i = 0; i < 4; ++i) {
+    GenerationRequest request = greedy(kPrompts[i], 24);
+    request.sampling.temperature = 1.0f;
+    request.sampling.seed = 1234 + i;
+    // One of them takes top-p alone over the vocabulary, another the default chain.
+    if (i == 1) request.sampling.top_k = 0, request.sampling.top_p = 0.9f;
+    requests.push_back(request);
+    alone.push_back(ids(run_alone(request)));
   }
-  auto mine = engine->submit(sampled);
-  EXPECT_EQ(ids(collect_reply(*mine)), alone);
-  for (auto& other : others) collect_reply(other);
+  for (int threads : {1, 2}) {
+    EngineOptions options;
+    options.parallel = 4;
+    options.threads = threads;
+    auto engine = start(options);
+    std::vector<RequestHandle> handles;
+    for (const GenerationRequest& request : requests) handles.push_back(*engine->submit(request));
+    for (size_t i = 0; i < handles.size(); ++i) {
+      EXPECT_EQ(ids(collect_reply(handles[i])), alone[i]) << "threads " << threads << " " << i;
+    }
+  }
 }
 
 TEST_F(EngineTest, OverlongPromptIsRefusedAtSubmit) {
