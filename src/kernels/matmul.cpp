@@ -18,9 +18,6 @@ namespace {
 // (run_in_shrinking_chunks); longer ones split into fixed work items of a
 // row tile by a token tile.
 constexpr int64_t kTokenTile = 64;
-
-// A piece starts an interleaved group and a Q8_K block.
-static_assert(PackedActivations::kPieceCols == kGroupBlocks * kQK);
 // Row boundaries of work items and chunks: a multiple of the kernels' row
 // blocking.
 constexpr int64_t kRowAlign = 16;
@@ -68,6 +65,9 @@ int64_t row_tile_for(int64_t rows, int n_threads) {
 }
 
 }  // namespace
+
+// A piece starts an interleaved group and a Q8_K block.
+static_assert(PackedActivations::kPieceCols == kGroupBlocks * kQK);
 
 void PackedActivations::pack(const float* x, int64_t n_tokens, int64_t cols,
                              ElementType weight_type, ThreadPool& pool) {
@@ -182,7 +182,7 @@ void run_in_shrinking_chunks(std::span<const MatmulProduct> products,
       do {
         if (begin >= total) return;
         while (begin >= first_row[i + 1]) ++i;
-        // A multiple of the claimed product's micro-tile rows: chunks start
+        // A multiple of the claimed product's claim alignment: chunks start
         // at its first row or where the last ended, so they stay aligned.
         const int64_t align = tilings[i].claim_rows;
         const int64_t chunk = ceil_div(ceil_div(total - begin, 2 * threads), align) * align;
