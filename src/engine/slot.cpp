@@ -61,19 +61,20 @@ void Slot::draw(const float* logits, int64_t n_vocab) {
   // The grammar masks first, so penalties and truncation see only the
   // tokens it allows.
   if (grammar_) {
-    draw_status_ = grammar_->mask(scratch_logits_);
-    if (!draw_status_.ok()) return;
+    if (Status masked = grammar_->mask(scratch_logits_); !masked.ok()) {
+      drawn_ = std::move(masked.error());
+      return;
+    }
   }
   drawn_ = sampler_->sample(scratch_logits_);
 }
 
 bool Slot::take_drawn(int64_t context_limit) {
-  if (!draw_status_.ok()) {
-    fail(std::move(draw_status_.error()));
-    draw_status_ = Status();
+  if (!drawn_.ok()) {
+    fail(std::move(drawn_.error()));
     return true;
   }
-  sampling::SampledToken sampled = std::move(drawn_);
+  sampling::SampledToken sampled = std::move(*drawn_);
   if (generated_ == 0) usage_.time_to_first_token_ms = ms_since(submitted_);
   ++generated_;
   last_token_ = sampled.id;

@@ -97,8 +97,8 @@ class Slot {
   std::optional<GrammarConstraint> grammar_;
   std::vector<GeneratedToken> unsent_tokens_;
   std::vector<float> scratch_logits_;
-  sampling::SampledToken drawn_;
-  Status draw_status_;  // a grammar mask's failure, reported by take_drawn
+  // draw()'s token, or the grammar mask's failure, for take_drawn.
+  Result<sampling::SampledToken> drawn_ = sampling::SampledToken{};
 };
 
 }  // namespace ingot::engine
