@@ -40,10 +40,6 @@ struct TileRange {
 // y[t * y_stride + r] = dot(weight row r, packed activation row t) over the range.
 using TileKernel = void (*)(const WeightMatrix& w, const PackedActivations& x, TileRange range,
                             float* y, int64_t y_stride);
-using PackRowFn = void (*)(const float* x, void* dst, int64_t n);
-
-// Packed row -> the interleaved layout (kernels/interleave.h).
-using InterleaveRowFn = void (*)(ElementType packed_type, const void* row, int64_t cols, void* dst);
 
 TileKernel tile_kernel(Isa isa, ElementType weight_type);
 PackRowFn pack_row_fn(Isa isa, ElementType packed_type);

@@ -35,9 +35,6 @@
 namespace ingot::kernels {
 
 inline constexpr int kGroupBlocks = 16;
-// Rows of the AVX-512 kernel's micro-tiles for 2 to 4 tokens (matmul's
-// work split claims rows in multiples of it).
-inline constexpr int kInterleavedSmallBatchRows = 6;
 inline constexpr size_t kQ4KGroupHeaderBytes = 8 + 16 + 16;
 inline constexpr size_t kQ4KGroupBytes = kQ4KGroupHeaderBytes + kGroupBlocks * kQK / 2;
 inline constexpr size_t kActivationGroupBytes = 16 * 4 + 16 * 4 + 8 * 64;

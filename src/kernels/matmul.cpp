@@ -8,6 +8,7 @@
 #include "kernels/activation_pack.h"
 #include "kernels/dispatch.h"
 #include "kernels/interleave.h"
+#include "kernels/matmul_kernels_avx512.h"
 
 namespace ingot::kernels {
 namespace {

@@ -31,6 +31,12 @@ struct WeightMatrix {
   size_t interleaved_stride = 0;
 };
 
+// Packs a row of n activations into a dot operand's blocks (dispatch.h
+// picks one per path and type).
+using PackRowFn = void (*)(const float* x, void* dst, int64_t n);
+// Packed row -> the interleaved layout (kernels/interleave.h).
+using InterleaveRowFn = void (*)(ElementType packed_type, const void* row, int64_t cols, void* dst);
+
 // `n_tokens` rows of activations packed for one weight type's dot product.
 class PackedActivations {
  public:
@@ -71,10 +77,9 @@ class PackedActivations {
   int64_t blocks_per_row_ = 0;
   std::vector<int16_t> sums_;  // likewise
   size_t interleaved_stride_ = 0;
-  std::vector<uint8_t> interleaved_;  // likewise
-  void (*pack_row_)(const float* x, void* dst, int64_t n) = nullptr;
-  void (*interleave_row_)(ElementType packed_type, const void* row, int64_t cols,
-                          void* dst) = nullptr;
+  std::vector<uint8_t> interleaved_;          // likewise
+  PackRowFn pack_row_ = nullptr;              // chosen by prepare
+  InterleaveRowFn interleave_row_ = nullptr;  // likewise; null without interleaving
 };
 
 // y is n_tokens x w.rows, row-major, with rows `y_stride` floats apart.

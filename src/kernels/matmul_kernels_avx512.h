@@ -17,7 +17,9 @@ void q5_0_tile_avx512(const WeightMatrix& w, const PackedActivations& x, TileRan
 void q8_0_tile_avx512(const WeightMatrix& w, const PackedActivations& x, TileRange range, float* y,
                       int64_t y_stride);
 // The same products over interleaved weights and activations (w.interleaved
-// and x.interleaved_row non-null).
+// and x.interleaved_row non-null). They walk 2 to 4 tokens in micro-tiles of
+// this many rows (matmul's work split claims rows in multiples of it).
+inline constexpr int kInterleavedSmallBatchRows = 6;
 void q4_0_interleaved_tile_avx512(const WeightMatrix& w, const PackedActivations& x,
                                   TileRange range, float* y, int64_t y_stride);
 void q8_0_interleaved_tile_avx512(const WeightMatrix& w, const PackedActivations& x,
