@@ -119,15 +119,9 @@ bool Candidates::keep_best_mass(float best, float distance, double mass) {
   auto bucket_of = [&](const Candidate& c) {
     return std::min(kBuckets - 1, static_cast<int>((best - c.logit) / width));
   };
-  auto weight = [&](const Candidate& c) { return std::exp(static_cast<double>(c.logit - best)); };
-  // Every item's weight, in vectors: libm's exp one at a time was most of
-  // this pass.
-  logits_.resize(size_);
-  weights_.resize(size_);
-  for (size_t i = 0; i < size_; ++i) logits_[i] = items_[i].logit;
-  kernels::exp_terms(logits_.data(), static_cast<int64_t>(size_), best, weights_.data());
+  const double* weights = weigh({items_.data(), size_}, best);
   std::array<double, kBuckets> bucket_mass{};
-  for (size_t i = 0; i < size_; ++i) bucket_mass[bucket_of(items_[i])] += weights_[i];
+  for (size_t i = 0; i < size_; ++i) bucket_mass[bucket_of(items_[i])] += weights[i];
   double all = 0.0;
   for (double m : bucket_mass) all += m;
   if (all < mass) return false;
@@ -142,15 +136,27 @@ bool Candidates::keep_best_mass(float best, float distance, double mass) {
   const auto cut_end =
       std::partition(cut_begin, end, [&](const Candidate& c) { return bucket_of(c) == cut; });
   std::sort(cut_begin, cut_end, better);
+  const std::span<const Candidate> cut_items(&*cut_begin, static_cast<size_t>(cut_end - cut_begin));
+  const double* cut_weights = weigh(cut_items, best);
   size_t keep = static_cast<size_t>(cut_begin - begin);
-  for (auto it = cut_begin; it != cut_end; ++it) {
-    cumulative += weight(*it);
+  for (size_t i = 0; i < cut_items.size(); ++i) {
+    cumulative += cut_weights[i];
     ++keep;
     if (cumulative >= mass) break;
   }
   size_ = keep;
   sorted_ = false;
   return true;
+}
+
+// e^(logit - best) of each item, in vectors (libm's exp one at a time was
+// most of keep_best_mass); valid until the next call.
+const double* Candidates::weigh(std::span<const Candidate> items, float best) {
+  logits_.resize(items.size());
+  weights_.resize(items.size());
+  for (size_t i = 0; i < items.size(); ++i) logits_[i] = items[i].logit;
+  kernels::exp_terms(logits_.data(), static_cast<int64_t>(items.size()), best, weights_.data());
+  return weights_.data();
 }
 
 void Candidates::softmax(float temperature, std::vector<float>& probs) const {

@@ -52,10 +52,12 @@ class Candidates {
   void softmax(float temperature, std::vector<float>& probs) const;
 
  private:
+  const double* weigh(std::span<const Candidate> items, float best);
+
   std::vector<Candidate> items_;
   size_t size_ = 0;
   bool sorted_ = false;
-  // keep_best_mass's items' logits side by side, and their weights.
+  // weigh's scratch: the items' logits side by side, and their weights.
   std::vector<float> logits_;
   std::vector<double> weights_;
 };
