@@ -17,10 +17,6 @@ constexpr int64_t kStep = 16;
 // Heads handled together: their score and output vectors stay in registers.
 constexpr int kMaxHeads = 8;
 
-inline __mmask16 lanes(int64_t remaining) {
-  return remaining >= 16 ? __mmask16(0xffff) : tail_mask(remaining);
-}
-
 // 16 F16 values (or the lanes of `mask`) widened to F32.
 inline __m512 load_f16(const uint16_t* p, __mmask16 mask) {
   return _mm512_cvtph_ps(_mm256_maskz_loadu_epi16(mask, p));
