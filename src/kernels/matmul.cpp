@@ -5,6 +5,7 @@
 #include <atomic>
 #include <cassert>
 
+#include "kernels/activation_pack.h"
 #include "kernels/dispatch.h"
 #include "kernels/matmul_kernels_avx512.h"
 
