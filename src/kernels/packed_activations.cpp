@@ -52,8 +52,10 @@ void PackedActivations::prepare(int64_t n_tokens, int64_t cols, ElementType weig
   interleave_row_ = interleave_row_fn(isa, packed_type_);
   interleaved_stride_ =
       interleave_row_ != nullptr ? interleaved_groups(cols) * kActivationGroupBytes : 0;
-  const size_t interleaved_needed = interleaved_stride_ * static_cast<size_t>(n_tokens);
-  if (interleaved_.size() < interleaved_needed) interleaved_.resize(interleaved_needed);
+  static_assert(kActivationGroupBytes % sizeof(CacheLine) == 0);
+  const size_t interleaved_lines =
+      interleaved_stride_ / sizeof(CacheLine) * static_cast<size_t>(n_tokens);
+  if (interleaved_.size() < interleaved_lines) interleaved_.resize(interleaved_lines);
 }
 
 void PackedActivations::pack_piece(const float* x_row, int64_t t, int64_t piece) {
@@ -72,7 +74,7 @@ void PackedActivations::pack_columns(const float* x_row, int64_t t, int64_t begi
   if (interleave_row_ != nullptr) {
     interleave_row_(
         packed_type_, out, end - begin,
-        interleaved_.data() + t * interleaved_stride_ + begin / kPieceCols * kActivationGroupBytes);
+        interleaved_bytes() + t * interleaved_stride_ + begin / kPieceCols * kActivationGroupBytes);
   }
 }
 

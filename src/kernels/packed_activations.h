@@ -46,10 +46,20 @@ class PackedActivations {
   // Q8_0 and Q8_K packing on the AVX-512 path only: row t in the interleaved layout
   // (kernels/interleave.h), or null.
   const uint8_t* interleaved_row(int64_t t) const {
-    return interleaved_stride_ == 0 ? nullptr : interleaved_.data() + t * interleaved_stride_;
+    return interleaved_stride_ == 0 ? nullptr : interleaved_bytes() + t * interleaved_stride_;
   }
 
  private:
+  // The interleaved rows start on cache lines (a group is 10 lines): the
+  // kernels load every activation vector whole, and a 64-byte load across
+  // two lines costs two. Unaligned, the 4-token Q4_0 micro-tile took ~12%
+  // longer per group in L1.
+  struct alignas(64) CacheLine {
+    uint8_t bytes[64];
+  };
+  const uint8_t* interleaved_bytes() const { return interleaved_.data()->bytes; }
+  uint8_t* interleaved_bytes() { return interleaved_.data()->bytes; }
+
   void pack_columns(const float* x_row, int64_t t, int64_t begin, int64_t end);
 
   ElementType packed_type_ = ElementType::kF32;
@@ -60,7 +70,7 @@ class PackedActivations {
   int64_t blocks_per_row_ = 0;
   std::vector<int16_t> sums_;  // likewise
   size_t interleaved_stride_ = 0;
-  std::vector<uint8_t> interleaved_;          // likewise
+  std::vector<CacheLine> interleaved_;        // likewise
   PackRowFn pack_row_ = nullptr;              // chosen by prepare
   InterleaveRowFn interleave_row_ = nullptr;  // likewise; null without interleaving
 };
