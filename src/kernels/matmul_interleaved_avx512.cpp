@@ -165,35 +165,6 @@ struct Q4KGroups {
   }
 };
 
-// What a micro-tile prefetches: rows are consecutive, so the R rows the
-// next micro-tile reads are one span, and each group pass asks for an
-// equal share of it. One span is one stream for the hardware prefetcher and
-// one pointer for the loop; per-row prefetches were six streams, and their
-// offsets spilled to the stack.
-struct TilePrefetch {
-  const uint8_t* span = nullptr;
-  size_t bytes_per_group = 0;  // 0: no prefetching
-};
-
-// A first pass over the rows prefetches the next micro-tile. With 3-4
-// tokens the rows are read in two passes of 2 tokens, and each prefetches
-// half of it: memory stays busy through both instead of idling through the
-// second, which reads only from cache. (run_tile in tile_loop.h gives 2-4
-// tokens micro-tiles of 2 tokens.)
-template <int R, int T, class G>
-TilePrefetch tile_prefetch(const WeightMatrix& w, const PackedActivations& x, const uint8_t* row0,
-                           int64_t t0) {
-  const size_t per_group = R * G::kGroupBytes;
-  const uint8_t* next = row0 + prefetch_distance(R, w.interleaved_stride);
-  const bool two_passes = T == 2 && x.n_tokens() > 2 && x.n_tokens() <= 4;
-  if (two_passes) {
-    const size_t half = per_group / 2;
-    return {next + (t0 == 0 ? 0 : half * interleaved_groups(w.cols)), half};
-  }
-  if (!first_pass_over_rows(t0)) return {};
-  return {next, per_group};
-}
-
 // One micro-tile over a matrix's groups; G (the block type's groups) gives
 // kGroupBytes and accumulate<R, T>, which adds one group's products to acc.
 // accumulate is forced inline: called, it kept acc in memory and 1-token
@@ -222,12 +193,10 @@ struct Interleaved {
     for (int r = 0; r < R; ++r) {
       for (int t = 0; t < T; ++t) acc[r][t] = _mm512_setzero_ps();
     }
-    const TilePrefetch prefetch = tile_prefetch<R, T, G>(w, x, rows[0], t0);
     const int64_t n_groups = interleaved_groups(w.cols);
+    const TilePrefetch prefetch(rows[0], R, w.interleaved_stride, n_groups, t0, T, x.n_tokens());
     for (int64_t g = 0; g < n_groups; ++g) {
-      if (prefetch.bytes_per_group > 0) {
-        prefetch_bytes(prefetch.span + g * prefetch.bytes_per_group, prefetch.bytes_per_group);
-      }
+      prefetch.step(g);
       G::template accumulate<R, T>(rows, xs, acc);
       for (int r = 0; r < R; ++r) rows[r] += G::kGroupBytes;
       for (int t = 0; t < T; ++t) xs[t] += kActivationGroupBytes;

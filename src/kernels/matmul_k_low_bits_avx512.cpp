@@ -113,10 +113,9 @@ struct LowBitKernel {
     for (int r = 0; r < R; ++r) {
       for (int t = 0; t < T; ++t) acc[r][t] = _mm512_setzero_ps();
     }
-    const bool prefetch = first_pass_over_rows(t0);
-    const size_t ahead = prefetch_distance(R, w.row_stride);
+    const TilePrefetch prefetch(rows[0], R, w.row_stride, w.cols / kQK_K, t0, T, x.n_tokens());
     for (int64_t b = 0; b < w.cols / kQK_K; ++b) {
-      if (prefetch) prefetch_rows_ahead<R>(rows, ahead, b * sizeof(rows[0][0]), sizeof(rows[0][0]));
+      prefetch.step(b);
       for (int r = 0; r < R; ++r) {
         const Block& blk = rows[r][b];
         const __m256i scales = W::scales(blk);

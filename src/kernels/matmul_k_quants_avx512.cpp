@@ -91,13 +91,12 @@ struct Q4KKernel {
     for (int r = 0; r < R; ++r) {
       for (int t = 0; t < T; ++t) acc[r][t] = _mm512_setzero_ps();
     }
-    const bool prefetch = first_pass_over_rows(t0);
-    const size_t ahead = prefetch_distance(R, w.row_stride);
+    const TilePrefetch prefetch(rows[0], R, w.row_stride, w.cols / kQK_K, t0, T, x.n_tokens());
     // Sub-block scales 2c and 2c+1, each over 16 lanes of 16-bit pairs.
     const __m512i chunk_index[4] = {spread_index(0, 16), spread_index(2, 16), spread_index(4, 16),
                                     spread_index(6, 16)};
     for (int64_t b = 0; b < w.cols / kQK_K; ++b) {
-      if (prefetch) prefetch_rows_ahead<R>(rows, ahead, b * sizeof(Block), sizeof(Block));
+      prefetch.step(b);
       // Activation side: the 8 sub-block (32-element) sums, from bsums.
       __m128i xsum[T];
       for (int t = 0; t < T; ++t) {
@@ -162,8 +161,7 @@ struct Q6KKernel {
     for (int r = 0; r < R; ++r) {
       for (int t = 0; t < T; ++t) acc[r][t] = _mm512_setzero_ps();
     }
-    const bool prefetch = first_pass_over_rows(t0);
-    const size_t ahead = prefetch_distance(R, w.row_stride);
+    const TilePrefetch prefetch(rows[0], R, w.row_stride, w.cols / kQK_K, t0, T, x.n_tokens());
     const __m512i low_nibble = _mm512_set1_epi8(0x0f);
     const __m512i high_pair = _mm512_set1_epi8(0x30);
     // Runs 0/1 take qh bit pairs 0/1 (<< 4, << 2); runs 2/3 pairs 2/3 (>> 0, >> 2).
@@ -173,9 +171,7 @@ struct Q6KKernel {
     const __m512i run_index[4] = {spread_index(0, 8), spread_index(4, 8), spread_index(8, 8),
                                   spread_index(12, 8)};
     for (int64_t b = 0; b < w.cols / kQK_K; ++b) {
-      if (prefetch) {
-        prefetch_rows_ahead<R>(rows, ahead, b * sizeof(BlockQ6_K), sizeof(BlockQ6_K));
-      }
+      prefetch.step(b);
       for (int r = 0; r < R; ++r) {
         const BlockQ6_K& blk = rows[r][b];
         const __m256i scale_words =

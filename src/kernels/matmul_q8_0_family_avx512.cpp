@@ -219,13 +219,11 @@ struct Q8Family {
     for (int r = 0; r < R; ++r) {
       for (int t = 0; t < T; ++t) acc[r][t] = _mm512_setzero_ps();
     }
-    const bool prefetch = first_pass_over_rows(t0);
-    const size_t ahead = prefetch_distance(R, w.row_stride);
     const int64_t nb = w.cols / kQK;
+    const TilePrefetch prefetch(rows[0], R, w.row_stride, nb / 2, t0, T, x.n_tokens());
     int64_t b = 0;
     for (; b + 2 <= nb; b += 2) {
-      if (prefetch)
-        prefetch_rows_ahead<R>(rows, ahead, b * sizeof(rows[0][0]), 2 * sizeof(rows[0][0]));
+      prefetch.step(b / 2);
       step<R, T, true>(f16, rows, xs, sums, b, acc);
     }
     if (b < nb) step<R, T, false>(f16, rows, xs, sums, b, acc);
