@@ -22,6 +22,7 @@
 
 #include <immintrin.h>
 
+#include <algorithm>
 #include <cstddef>
 #include <cstdint>
 
@@ -65,43 +66,49 @@ inline void prefetch_rows_ahead(const Row* const* rows, size_t ahead, size_t off
 }
 
 // The prefetches of one micro-tile: step(i), once per step of its loop over
-// the columns, asks for the i-th share of the span ahead.
+// the columns, asks for the i-th share of its part of the span ahead.
 class TilePrefetch {
  public:
   // A micro-tile of `rows` rows from row0, row_stride bytes apart, whose
-  // loop takes `steps` steps, at token t0 of the n_tokens its matmul
-  // multiplies, tokens_per_pass at a time.
+  // loop takes `steps` steps, over tokens [t0, t0 + tokens) of the n_tokens
+  // its matmul multiplies.
   //
   // A few sequences decoded together (n_tokens <= 4) read the rows in one
-  // or two passes, each of which asks for its part of the span: memory then
-  // stays busy through both, where a second pass that reads only from cache
-  // left it idle. Larger batches (prefill) prefetch on the first pass only.
-  TilePrefetch(const void* row0, int rows, size_t row_stride, int64_t steps, int64_t t0,
-               int tokens_per_pass, int64_t n_tokens) {
+  // pass per micro-tile of tokens; each pass asks for the part of the span
+  // its tokens are of all n_tokens (2 + 2 tokens: halves; 3 + 1: three
+  // quarters and one). Memory then stays busy through every pass, where a
+  // second pass that reads only from cache left it idle. Larger batches
+  // (prefill) prefetch on the first pass only.
+  TilePrefetch(const void* row0, int rows, size_t row_stride, int64_t steps, int64_t t0, int tokens,
+               int64_t n_tokens) {
     constexpr int64_t kFewSequences = 4;
-    int64_t passes = 1;
-    int64_t pass = 0;
+    const size_t tile = rows * row_stride;
+    size_t part_begin = 0;
+    size_t part_end = tile;
     if (n_tokens <= kFewSequences) {
-      passes = (n_tokens + tokens_per_pass - 1) / tokens_per_pass;
-      pass = t0 / tokens_per_pass;
+      const auto share_of = [&](int64_t t) {
+        return tile * static_cast<size_t>(std::min(t, n_tokens)) / static_cast<size_t>(n_tokens);
+      };
+      part_begin = share_of(t0);
+      part_end = share_of(t0 + tokens);
     } else if (!first_pass_over_rows(t0)) {
       return;
     }
-    if (steps <= 0 || passes <= 0) return;
-    const size_t tile = rows * row_stride;
-    const size_t part = tile / passes;
-    share_ = part / steps;
-    span_ = static_cast<const char*>(row0) + prefetch_distance(rows, row_stride) + pass * part;
+    if (steps <= 0) return;
+    share_ = (part_end - part_begin) / static_cast<size_t>(steps);
+    span_ = static_cast<const char*>(row0) + prefetch_distance(rows, row_stride) + part_begin;
   }
 
-  // Each line whose start falls in the i-th share, once.
+  // The bytes step(i) asks for: each line whose start falls in them, once.
+  const char* share_begin(int64_t i) const { return span_ + i * share_; }
+  const char* share_end(int64_t i) const { return share_begin(i) + share_; }
+
   void step(int64_t i) const {
     if (share_ == 0) return;
-    const char* begin = span_ + i * share_;
-    const char* end = begin + share_;
+    const char* begin = share_begin(i);
     const auto start = reinterpret_cast<uintptr_t>(begin);
     const char* line = begin + ((kCacheLine - start % kCacheLine) % kCacheLine);
-    for (; line < end; line += kCacheLine) _mm_prefetch(line, _MM_HINT_NTA);
+    for (; line < share_end(i); line += kCacheLine) _mm_prefetch(line, _MM_HINT_NTA);
   }
 
  private:
