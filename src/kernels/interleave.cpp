@@ -62,17 +62,71 @@ void interleave_q4_k(const BlockQ4_K& block, int half, uint8_t* group) {
   }
 }
 
+// The 256 stored values (0..63) of a Q6_K block in element order, as
+// ggml lays them out: in each 128-element half, element 32j + l takes its
+// low 4 bits from ql (low nibbles for j = 0, 1, high for 2, 3) and its
+// high 2 from bits 2j, 2j + 1 of qh[l].
+void q6_k_values(const BlockQ6_K& block, uint8_t* q) {
+  for (int half = 0; half < 2; ++half) {
+    const uint8_t* ql = block.ql + 64 * half;
+    const uint8_t* qh = block.qh + 32 * half;
+    for (int j = 0; j < 4; ++j) {
+      for (int l = 0; l < 32; ++l) {
+        const int low = (ql[32 * (j % 2) + l] >> (4 * (j / 2))) & 0xf;
+        const int high = (qh[l] >> (2 * j)) & 3;
+        q[128 * half + 32 * j + l] = static_cast<uint8_t>(low | high << 4);
+      }
+    }
+  }
+}
+
+// Super-block `half` (0 or 1) of group `g` of a Q6_K row: lanes 8 * half ..
+// 8 * half + 7 of the group's quants and header.
+void interleave_q6_k(const BlockQ6_K& block, int half, uint8_t* quants, uint8_t* header) {
+  set_f16(header, half, block.d);
+  uint8_t q[kQK_K];
+  q6_k_values(block, q);
+  for (int chunk = 0; chunk < kQK_K / kQK; ++chunk) {
+    const int lane = (kQK_K / kQK) * half + chunk;
+    for (int sub = 0; sub < 2; ++sub) {
+      header[4 + 16 * sub + lane] = static_cast<uint8_t>(block.scales[2 * chunk + sub]);
+      const uint8_t* v = q + kQK * chunk + 16 * sub;
+      uint8_t* abc = quants + 3 * 64 * sub + lane * 4;
+      for (int e = 0; e < 4; ++e) {
+        const int fourth = v[12 + e];
+        for (int k = 0; k < 3; ++k) {
+          abc[64 * k + e] = static_cast<uint8_t>(v[4 * k + e] | ((fourth >> (2 * k)) & 3) << 6);
+        }
+      }
+    }
+  }
+}
+
+void interleave_q6_k_row(const void* src, int64_t cols, uint8_t* out) {
+  uint8_t* headers = out + q6_k_headers_offset(cols);
+  for (int64_t b = 0; b < cols / kQK_K; ++b) {
+    interleave_q6_k(block_at<BlockQ6_K>(src, b), static_cast<int>(b % 2),
+                    out + (b / 2) * kQ6KGroupQuantBytes, headers + (b / 2) * kQ6KGroupHeaderBytes);
+  }
+}
+
 size_t group_bytes(ElementType type) {
   if (type == ElementType::kQ4_K) return kQ4KGroupBytes;
+  if (type == ElementType::kQ6_K) return kQ6KGroupQuantBytes + kQ6KGroupHeaderBytes;
   return kGroupBlocks * element_type_info(type).bytes_per_block;
 }
 
 // One activation lane: scale d, the quants `qs` (32), their negated sum.
 void interleave_activation_block(float d, const int8_t* qs, int lane, uint8_t* group) {
   int32_t neg_sum = 0;
-  for (int e = 0; e < kQK; ++e) neg_sum -= qs[e];
+  int32_t neg_half_sum = 0;
+  for (int e = 0; e < kQK; ++e) {
+    neg_sum -= qs[e];
+    if (e < kQK / 2) neg_half_sum -= qs[e];
+  }
   std::memcpy(group + lane * 4, &d, 4);
   std::memcpy(group + 64 + lane * 4, &neg_sum, 4);
+  std::memcpy(group + kActivationHalfSumsOffset + lane * 4, &neg_half_sum, 4);
   uint8_t* quants = group + 128;
   for (int j = 0; j < 8; ++j) std::memcpy(quants + j * 64 + lane * 4, qs + 4 * j, 4);
 }
@@ -80,17 +134,22 @@ void interleave_activation_block(float d, const int8_t* qs, int lane, uint8_t* g
 }  // namespace
 
 bool can_interleave(ElementType type) {
-  return type == ElementType::kQ4_0 || type == ElementType::kQ8_0 || type == ElementType::kQ4_K;
+  return type == ElementType::kQ4_0 || type == ElementType::kQ8_0 || type == ElementType::kQ4_K ||
+         type == ElementType::kQ6_K;
 }
 
 size_t interleaved_row_bytes(ElementType type, int64_t cols) {
-  return static_cast<size_t>(interleaved_groups(cols)) * group_bytes(type);
+  const size_t bytes = static_cast<size_t>(interleaved_groups(cols)) * group_bytes(type);
+  // Q6_K rows start on cache lines, so that their quant vectors do.
+  if (type == ElementType::kQ6_K) return (bytes + 63) / 64 * 64;
+  return bytes;
 }
 
 void interleave_weight_row(ElementType type, const void* src, int64_t cols, void* dst) {
   auto* out = static_cast<uint8_t*>(dst);
   const size_t bytes_per_group = group_bytes(type);
   std::memset(out, 0, interleaved_row_bytes(type, cols));
+  if (type == ElementType::kQ6_K) return interleave_q6_k_row(src, cols, out);
   if (type == ElementType::kQ4_K) {
     for (int64_t b = 0; b < cols / kQK_K; ++b) {
       interleave_q4_k(block_at<BlockQ4_K>(src, b), static_cast<int>(b % 2),

@@ -1,5 +1,5 @@
 #pragma once
-// Q4_0, Q8_0 and Q4_K matrices and their Q8_0 or Q8_K activations
+// Q4_0, Q8_0, Q4_K and Q6_K matrices and their Q8_0 or Q8_K activations
 // regrouped so that one 64-byte vector holds four quants of each of 16
 // consecutive 32-element blocks (Q4_K: sub-blocks): an
 // integer dot instruction then sums four products into each block's own
@@ -21,9 +21,25 @@
 //         laid out like Q4_0's. Each lane then carries its own scale
 //         (d * scale) and min (dmin * min), so the kernel treats a
 //         sub-block as Q4_0 treats a block, plus one min term.
+//   Q6_K: a group is two super-blocks, lane i being 32-element chunk i of
+//         the pair; Q6_K's 16-element sub-blocks are each lane's first
+//         half (elements 0-15, the "even" sub-block, against activation
+//         vectors 0-3) and second half (16-31, "odd", vectors 4-7), each
+//         with its own int8 scale. The values are Q6_K's stored 0..63 (the
+//         weight is d * scale * (q - 32)). Each half is 3 vectors A, B, C:
+//         byte e of lane i holds the value of element 4k + e of the half
+//         in bits 0-5 for k = 0, 1, 2 (A, B, C), and 2 bits of element
+//         12 + e's value in bits 6-7 (bits 0-1 in A, 2-3 in B, 4-5 in C):
+//         three masks give 3 of the 4 vectors, and 6 operations the fourth.
+//         A row holds every group's 384 quant bytes first, then every
+//         group's 36-byte header (the F16 d of each super-block, the 16
+//         even sub-blocks' scales, the 16 odd ones'), padded to a cache
+//         line: so the quant vectors start on cache lines.
 // A group of activations (Q8_0, or Q8_K cut into 32-element sub-blocks):
 // 16 F32 scales (a Q8_K super-block's d repeated over its 8 lanes), 16
-// int32 negated block sums, 8 vectors laid out like Q8_0 weights but signed.
+// int32 negated block sums, 8 vectors laid out like Q8_0 weights but signed,
+// then 16 int32 negated sums of each block's first 16 quants (Q6_K's
+// offset for its even sub-blocks).
 // The last group of a row is padded with zero blocks (zero scale, zero quants).
 
 #include <cstddef>
@@ -37,7 +53,10 @@ namespace ingot::kernels {
 inline constexpr int kGroupBlocks = 16;
 inline constexpr size_t kQ4KGroupHeaderBytes = 8 + 16 + 16;
 inline constexpr size_t kQ4KGroupBytes = kQ4KGroupHeaderBytes + kGroupBlocks * kQK / 2;
-inline constexpr size_t kActivationGroupBytes = 16 * 4 + 16 * 4 + 8 * 64;
+inline constexpr size_t kQ6KGroupQuantBytes = 2 * 3 * 64;
+inline constexpr size_t kQ6KGroupHeaderBytes = 4 + 16 + 16;
+inline constexpr size_t kActivationGroupBytes = 16 * 4 + 16 * 4 + 8 * 64 + 16 * 4;
+inline constexpr size_t kActivationHalfSumsOffset = 16 * 4 + 16 * 4 + 8 * 64;
 
 // Whether `type` has an interleaved layout.
 bool can_interleave(ElementType type);
@@ -47,6 +66,11 @@ bool can_interleave(ElementType type);
 inline int64_t interleaved_groups(int64_t cols) {
   const int64_t blocks = cols / kQK;
   return (blocks + kGroupBlocks - 1) / kGroupBlocks;
+}
+
+// Where a Q6_K row's group headers start: after every group's quants.
+inline size_t q6_k_headers_offset(int64_t cols) {
+  return static_cast<size_t>(interleaved_groups(cols)) * kQ6KGroupQuantBytes;
 }
 
 // Bytes of one interleaved row of `cols` weights (a whole number of groups).

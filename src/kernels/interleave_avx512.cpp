@@ -46,19 +46,24 @@ LaneOffsets q8_k_lanes() {
 }
 
 // The quants of the lanes in `lanes` (the rest zero) into the group's 8
-// vectors; returns their negated per-lane sums.
-__m512i gather_quants(const uint8_t* first_block, const LaneOffsets& offsets, __mmask16 lanes,
-                      uint8_t* quants) {
+// vectors, and the negated per-lane sums of all of them and of the first
+// 4 (each lane's first 16 quants) into the group.
+void gather_quants(const uint8_t* first_block, const LaneOffsets& offsets, __mmask16 lanes,
+                   uint8_t* group) {
   const __m512i ones = _mm512_set1_epi8(1);
   __m512i sum = _mm512_setzero_si512();
+  __m512i half_sum = _mm512_setzero_si512();
   for (int j = 0; j < 8; ++j) {
     const __m512i q = _mm512_mask_i32gather_epi32(
         _mm512_setzero_si512(), lanes, _mm512_add_epi32(offsets.quants, _mm512_set1_epi32(4 * j)),
         first_block, 1);
-    _mm512_storeu_si512(quants + j * 64, q);
+    _mm512_storeu_si512(group + 128 + j * 64, q);
     sum = _mm512_dpbusd_epi32(sum, ones, q);
+    if (j == 3) half_sum = sum;
   }
-  return _mm512_sub_epi32(_mm512_setzero_si512(), sum);
+  _mm512_storeu_si512(group + 64, _mm512_sub_epi32(_mm512_setzero_si512(), sum));
+  _mm512_storeu_si512(group + kActivationHalfSumsOffset,
+                      _mm512_sub_epi32(_mm512_setzero_si512(), half_sum));
 }
 
 __m512 gather_q8_0_scales(const uint8_t* first_block, const LaneOffsets& offsets, __mmask16 lanes) {
@@ -90,7 +95,7 @@ void interleave_activation_row_avx512(ElementType packed_type, const void* row, 
     const __m512 scales = q8_k ? gather_q8_k_scales(first_block, offsets, lanes)
                                : gather_q8_0_scales(first_block, offsets, lanes);
     _mm512_storeu_ps(out, scales);
-    _mm512_storeu_si512(out + 64, gather_quants(first_block, offsets, lanes, out + 128));
+    gather_quants(first_block, offsets, lanes, out);
   }
 }
 

@@ -236,6 +236,8 @@ void q5_k_tile_avx512(const WeightMatrix& w, const PackedActivations& x, TileRan
 
 void q6_k_tile_avx512(const WeightMatrix& w, const PackedActivations& x, TileRange range, float* y,
                       int64_t y_stride) {
+  if (w.interleaved != nullptr && x.interleaved_row(0) != nullptr)
+    return q6_k_interleaved_tile_avx512(w, x, range, y, y_stride);
   run_tile<Q6KKernel>(w, x, range, y, y_stride);
 }
 

@@ -26,6 +26,8 @@ void q8_0_interleaved_tile_avx512(const WeightMatrix& w, const PackedActivations
                                   TileRange range, float* y, int64_t y_stride);
 void q4_k_interleaved_tile_avx512(const WeightMatrix& w, const PackedActivations& x,
                                   TileRange range, float* y, int64_t y_stride);
+void q6_k_interleaved_tile_avx512(const WeightMatrix& w, const PackedActivations& x,
+                                  TileRange range, float* y, int64_t y_stride);
 void q2_k_tile_avx512(const WeightMatrix& w, const PackedActivations& x, TileRange range, float* y,
                       int64_t y_stride);
 void q3_k_tile_avx512(const WeightMatrix& w, const PackedActivations& x, TileRange range, float* y,

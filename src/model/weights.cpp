@@ -93,7 +93,7 @@ Result<LayerWeights> bind_layer(const gguf::GgufFile& file, const ModelConfig& c
   return layer;
 }
 
-// The AVX-512 path multiplies Q4_0, Q8_0 and Q4_K weights faster from an
+// The AVX-512 path multiplies Q4_0, Q8_0, Q4_K and Q6_K weights faster from an
 // interleaved copy made once at load.
 bool uses_interleaved_copy(const WeightMatrix& w) {
   return kernels::can_interleave(w.type) && kernels::active_isa() == kernels::Isa::kAvx512;
@@ -161,7 +161,7 @@ double gib(uint64_t bytes) {
 // Every matrix the kernels stream moves into one huge-page arena: decode
 // reads each weight once per step, and over 4 KiB file pages every few KiB
 // of weights cost a TLB miss and a page walk (F16 decode gained ~15% from
-// the copy). Q4_0, Q8_0 and Q4_K move interleaved where the AVX-512 path reads
+// the copy). Q4_0, Q8_0, Q4_K and Q6_K move interleaved where the AVX-512 path reads
 // that layout; the rest move as they are. A model too large for the
 // machine's memory stays in its file map, where the kernel can page it, and
 // so does every model with INGOT_KEEP_WEIGHTS_MAPPED=1 (processes serving

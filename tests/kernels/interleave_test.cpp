@@ -28,11 +28,12 @@ InterleavedRow interleave_random_row(ElementType type, int64_t cols, uint32_t se
   return row;
 }
 
-TEST(Interleave, OnlyQ4_0Q8_0AndQ4_K) {
+TEST(Interleave, OnlyQ4_0Q8_0Q4_KAndQ6_K) {
   EXPECT_TRUE(can_interleave(ElementType::kQ4_0));
   EXPECT_TRUE(can_interleave(ElementType::kQ8_0));
   EXPECT_TRUE(can_interleave(ElementType::kQ4_K));
-  EXPECT_FALSE(can_interleave(ElementType::kQ6_K));
+  EXPECT_TRUE(can_interleave(ElementType::kQ6_K));
+  EXPECT_FALSE(can_interleave(ElementType::kQ5_K));
   EXPECT_FALSE(can_interleave(ElementType::kF16));
 }
 
@@ -45,6 +46,55 @@ TEST(Interleave, RowsPadToWholeGroups) {
   // Q4_K: a group is two super-blocks; an odd count pads the last.
   EXPECT_EQ(interleaved_row_bytes(ElementType::kQ4_K, 3 * 256), 2 * kQ4KGroupBytes);
   EXPECT_EQ(kQ4KGroupBytes, 296u);
+  // Q6_K: 420 bytes a group, the row padded to a cache line.
+  EXPECT_EQ(interleaved_row_bytes(ElementType::kQ6_K, 3 * 256), 896u);
+  EXPECT_EQ(interleaved_row_bytes(ElementType::kQ6_K, 32 * 256), 16u * 420);
+}
+
+// The value of element e (0..255) of a Q6_K block, 0..63, from ggml's
+// layout (BlockQ6_K): ql holds the low 4 bits, qh the high 2.
+int q6_k_value(const BlockQ6_K& block, int e) {
+  const int half = e / 128, j = (e % 128) / 32, l = e % 32;
+  const int low = (block.ql[64 * half + 32 * (j % 2) + l] >> (4 * (j / 2))) & 0xf;
+  const int high = (block.qh[32 * half + l] >> (2 * j)) & 3;
+  return low | high << 4;
+}
+
+// Q6_K super-block b's 32-element chunk c is lane 8 * (b % 2) + c of group
+// b / 2: element 16 * s + 4 * k + e of the chunk (s = 0 even, 1 odd) sits
+// in bits 0-5 of byte e of vector k of half s's A, B, C for k < 3, and for
+// k = 3 in bits 6-7 of those three bytes; the headers follow every
+// group's quants. The padding half is zero.
+TEST(Interleave, Q6_KChunksGoToTheirLanes) {
+  const int64_t cols = 3 * 256;
+  const auto [row, out] = interleave_random_row(ElementType::kQ6_K, cols, 23);
+  const uint8_t* headers = out.data() + q6_k_headers_offset(cols);
+  for (int64_t b = 0; b < 4; ++b) {
+    const uint8_t* quants = out.data() + (b / 2) * kQ6KGroupQuantBytes;
+    const uint8_t* header = headers + (b / 2) * kQ6KGroupHeaderBytes;
+    const int half = int(b % 2);
+    BlockQ6_K block{};
+    if (b < 3) std::memcpy(&block, row.data() + b * sizeof(block), sizeof(block));
+    uint16_t d;
+    std::memcpy(&d, header + 2 * half, 2);
+    EXPECT_EQ(d, block.d);
+    for (int chunk = 0; chunk < 8; ++chunk) {
+      const int lane = 8 * half + chunk;
+      for (int s = 0; s < 2; ++s) {
+        EXPECT_EQ(int8_t(header[4 + 16 * s + lane]), block.scales[2 * chunk + s]);
+        const uint8_t* abc = quants + 192 * s + 4 * lane;
+        for (int e = 0; e < 4; ++e) {
+          for (int k = 0; k < 3; ++k) {
+            const int expected = b < 3 ? q6_k_value(block, 32 * chunk + 16 * s + 4 * k + e) : 0;
+            ASSERT_EQ(abc[64 * k + e] & 0x3f, expected) << "block " << b << " lane " << lane;
+          }
+          const int fourth = (abc[e] >> 6) | (abc[64 + e] >> 6) << 2 | (abc[128 + e] >> 6) << 4;
+          const int expected = b < 3 ? q6_k_value(block, 32 * chunk + 16 * s + 12 + e) : 0;
+          ASSERT_EQ(fourth, expected) << "block " << b << " lane " << lane;
+        }
+      }
+    }
+  }
 }
 
 // Q4_K super-block b's sub-block s is lane 8 * (b % 2) + s of group b / 2,
@@ -102,8 +152,9 @@ TEST(Interleave, Q8_0WeightsGoToTheirBlocksLane) {
   }
 }
 
-// Activations: F32 scales, negated block sums, then signed quants in the
-// weights' order; padding is zero.
+// Activations: F32 scales, negated block sums, signed quants in the
+// weights' order, then the negated sums of each block's first 16 quants;
+// padding is zero.
 TEST(Interleave, ActivationsCarryScalesAndNegatedSums) {
   const int64_t cols = 3 * 32;
   const auto values = testing::random_floats(cols, 9);
@@ -112,15 +163,17 @@ TEST(Interleave, ActivationsCarryScalesAndNegatedSums) {
   interleave_activation_row(ElementType::kQ8_0, row.data(), cols, out.data());
   for (int lane = 0; lane < 16; ++lane) {
     float d;
-    int32_t neg_sum;
+    int32_t neg_sum, neg_half_sum;
     std::memcpy(&d, out.data() + lane * 4, 4);
     std::memcpy(&neg_sum, out.data() + 64 + lane * 4, 4);
-    int32_t expected_sum = 0;
+    std::memcpy(&neg_half_sum, out.data() + kActivationHalfSumsOffset + lane * 4, 4);
+    int32_t expected_sum = 0, expected_half_sum = 0;
     if (lane < 3) {
       BlockQ8_0 block;
       std::memcpy(&block, row.data() + lane * sizeof(block), sizeof(block));
       for (int e = 0; e < 32; ++e) {
         expected_sum -= block.qs[e];
+        if (e < 16) expected_half_sum -= block.qs[e];
         ASSERT_EQ(int8_t(out[128 + (e / 4) * 64 + lane * 4 + e % 4]), block.qs[e]);
       }
       EXPECT_GT(d, 0.0f);
@@ -128,6 +181,7 @@ TEST(Interleave, ActivationsCarryScalesAndNegatedSums) {
       EXPECT_EQ(d, 0.0f);
     }
     EXPECT_EQ(neg_sum, expected_sum) << "lane " << lane;
+    EXPECT_EQ(neg_half_sum, expected_half_sum) << "lane " << lane;
   }
 }
 

@@ -138,8 +138,8 @@ TEST_P(InterleavedMatmulTest, MatchesScalarOverOriginalBlocks) {
   ASSERT_TRUE(can_interleave(type));
   const Shape shapes[] = {{1, 1, 1},   {7, 3, 1},   {33, 16, 2}, {131, 17, 1}, {9, 33, 5},
                           {19, 2, 65}, {66, 20, 7}, {29, 28, 3}, {50, 28, 4},  {5, 4, 4}};
-  // Q4_K counts super-blocks: 1 leaves a group half padded, 3 one whole
-  // group and a half.
+  // Q4_K and Q6_K count super-blocks: 1 leaves a group half padded, 3 one
+  // whole group and a half.
   const int64_t block_elements = element_type_info(type).block_size;
   for (int threads : {1, 2}) {
     ThreadPool pool(threads);
@@ -177,9 +177,9 @@ TEST_P(InterleavedMatmulTest, MatchesScalarOverOriginalBlocks) {
   }
 }
 
-INSTANTIATE_TEST_SUITE_P(Q4_0Q8_0AndQ4_K, InterleavedMatmulTest,
+INSTANTIATE_TEST_SUITE_P(Q4_0Q8_0Q4_KAndQ6_K, InterleavedMatmulTest,
                          ::testing::Values(ElementType::kQ4_0, ElementType::kQ8_0,
-                                           ElementType::kQ4_K),
+                                           ElementType::kQ4_K, ElementType::kQ6_K),
                          [](const auto& info) {
                            return std::string(element_type_name(info.param));
                          });
