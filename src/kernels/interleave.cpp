@@ -8,8 +8,6 @@
 namespace ingot::kernels {
 namespace {
 
-constexpr size_t kScaleBytes = kGroupBlocks * sizeof(uint16_t);
-
 template <class Block>
 Block block_at(const void* row, int64_t b) {
   Block block;
@@ -21,15 +19,13 @@ void set_f16(uint8_t* dst, int index, uint16_t value) {
   std::memcpy(dst + index * sizeof(uint16_t), &value, sizeof(value));
 }
 
-void interleave_q4_0(const BlockQ4_0& block, int lane, uint8_t* group) {
-  set_f16(group, lane, block.d);
-  uint8_t* quants = group + kScaleBytes;
+void interleave_q4_0(const BlockQ4_0& block, int lane, uint8_t* header, uint8_t* quants) {
+  set_f16(header, lane, block.d);
   for (int k = 0; k < 4; ++k) std::memcpy(quants + k * 64 + lane * 4, block.qs + 4 * k, 4);
 }
 
-void interleave_q8_0(const BlockQ8_0& block, int lane, uint8_t* group) {
-  set_f16(group, lane, block.d);
-  uint8_t* quants = group + kScaleBytes;
+void interleave_q8_0(const BlockQ8_0& block, int lane, uint8_t* header, uint8_t* quants) {
+  set_f16(header, lane, block.d);
   for (int j = 0; j < 8; ++j) {
     for (int e = 0; e < 4; ++e) {
       quants[j * 64 + lane * 4 + e] = static_cast<uint8_t>(block.qs[4 * j + e]) ^ 0x80;
@@ -38,12 +34,11 @@ void interleave_q8_0(const BlockQ8_0& block, int lane, uint8_t* group) {
 }
 
 // Super-block `half` (0 or 1) of a group: lanes 8 * half .. 8 * half + 7.
-void interleave_q4_k(const BlockQ4_K& block, int half, uint8_t* group) {
-  set_f16(group, half, block.d);
-  set_f16(group, 2 + half, block.dmin);
-  uint8_t* scales = group + 8;
-  uint8_t* mins = group + 24;
-  uint8_t* quants = group + kQ4KGroupHeaderBytes;
+void interleave_q4_k(const BlockQ4_K& block, int half, uint8_t* header, uint8_t* quants) {
+  set_f16(header, half, block.d);
+  set_f16(header, 2 + half, block.dmin);
+  uint8_t* scales = header + 8;
+  uint8_t* mins = header + 24;
   for (int sub = 0; sub < kSubBlocksPerSuperBlock; ++sub) {
     const int lane = kSubBlocksPerSuperBlock * half + sub;
     const ScaleMin sm = k4_scale_min(block.scales, sub);
@@ -82,7 +77,7 @@ void q6_k_values(const BlockQ6_K& block, uint8_t* q) {
 
 // Super-block `half` (0 or 1) of group `g` of a Q6_K row: lanes 8 * half ..
 // 8 * half + 7 of the group's quants and header.
-void interleave_q6_k(const BlockQ6_K& block, int half, uint8_t* quants, uint8_t* header) {
+void interleave_q6_k(const BlockQ6_K& block, int half, uint8_t* header, uint8_t* quants) {
   set_f16(header, half, block.d);
   uint8_t q[kQK_K];
   q6_k_values(block, q);
@@ -102,18 +97,19 @@ void interleave_q6_k(const BlockQ6_K& block, int half, uint8_t* quants, uint8_t*
   }
 }
 
-void interleave_q6_k_row(const void* src, int64_t cols, uint8_t* out) {
-  uint8_t* headers = out + q6_k_headers_offset(cols);
-  for (int64_t b = 0; b < cols / kQK_K; ++b) {
-    interleave_q6_k(block_at<BlockQ6_K>(src, b), static_cast<int>(b % 2),
-                    out + (b / 2) * kQ6KGroupQuantBytes, headers + (b / 2) * kQ6KGroupHeaderBytes);
-  }
-}
+// Where group g of an interleaved row at `row` keeps its header and quants.
+struct GroupPlace {
+  uint8_t* header;
+  uint8_t* quants;
+};
 
-size_t group_bytes(ElementType type) {
-  if (type == ElementType::kQ4_K) return kQ4KGroupBytes;
-  if (type == ElementType::kQ6_K) return kQ6KGroupQuantBytes + kQ6KGroupHeaderBytes;
-  return kGroupBlocks * element_type_info(type).bytes_per_block;
+GroupPlace group_place(const GroupLayout& layout, uint8_t* row, int64_t cols, int64_t g) {
+  if (layout.headers_apart) {
+    return {row + interleaved_groups(cols) * layout.quant_bytes + g * layout.header_bytes,
+            row + g * layout.quant_bytes};
+  }
+  uint8_t* group = row + g * (layout.header_bytes + layout.quant_bytes);
+  return {group, group + layout.header_bytes};
 }
 
 // One activation lane: scale d, the quants `qs` (32), their negated sum.
@@ -139,31 +135,39 @@ bool can_interleave(ElementType type) {
 }
 
 size_t interleaved_row_bytes(ElementType type, int64_t cols) {
-  const size_t bytes = static_cast<size_t>(interleaved_groups(cols)) * group_bytes(type);
-  // Q6_K rows start on cache lines, so that their quant vectors do.
-  if (type == ElementType::kQ6_K) return (bytes + 63) / 64 * 64;
+  const GroupLayout layout = group_layout(type);
+  const size_t bytes =
+      static_cast<size_t>(interleaved_groups(cols)) * (layout.header_bytes + layout.quant_bytes);
+  // Rows with their headers apart start on cache lines, so that their
+  // quant vectors do.
+  if (layout.headers_apart) return (bytes + 63) / 64 * 64;
   return bytes;
 }
 
 void interleave_weight_row(ElementType type, const void* src, int64_t cols, void* dst) {
   auto* out = static_cast<uint8_t*>(dst);
-  const size_t bytes_per_group = group_bytes(type);
+  const GroupLayout layout = group_layout(type);
   std::memset(out, 0, interleaved_row_bytes(type, cols));
-  if (type == ElementType::kQ6_K) return interleave_q6_k_row(src, cols, out);
-  if (type == ElementType::kQ4_K) {
+  if (type == ElementType::kQ4_K || type == ElementType::kQ6_K) {
+    // A group is two super-blocks.
     for (int64_t b = 0; b < cols / kQK_K; ++b) {
-      interleave_q4_k(block_at<BlockQ4_K>(src, b), static_cast<int>(b % 2),
-                      out + (b / 2) * bytes_per_group);
+      const GroupPlace place = group_place(layout, out, cols, b / 2);
+      const int half = static_cast<int>(b % 2);
+      if (type == ElementType::kQ4_K) {
+        interleave_q4_k(block_at<BlockQ4_K>(src, b), half, place.header, place.quants);
+      } else {
+        interleave_q6_k(block_at<BlockQ6_K>(src, b), half, place.header, place.quants);
+      }
     }
     return;
   }
   for (int64_t b = 0; b < cols / kQK; ++b) {
-    uint8_t* group = out + (b / kGroupBlocks) * bytes_per_group;
+    const GroupPlace place = group_place(layout, out, cols, b / kGroupBlocks);
     const int lane = static_cast<int>(b % kGroupBlocks);
     if (type == ElementType::kQ4_0) {
-      interleave_q4_0(block_at<BlockQ4_0>(src, b), lane, group);
+      interleave_q4_0(block_at<BlockQ4_0>(src, b), lane, place.header, place.quants);
     } else {
-      interleave_q8_0(block_at<BlockQ8_0>(src, b), lane, group);
+      interleave_q8_0(block_at<BlockQ8_0>(src, b), lane, place.header, place.quants);
     }
   }
 }

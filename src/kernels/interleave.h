@@ -68,9 +68,35 @@ inline int64_t interleaved_groups(int64_t cols) {
   return (blocks + kGroupBlocks - 1) / kGroupBlocks;
 }
 
-// Where a Q6_K row's group headers start: after every group's quants.
-inline size_t q6_k_headers_offset(int64_t cols) {
-  return static_cast<size_t>(interleaved_groups(cols)) * kQ6KGroupQuantBytes;
+// The bytes of a group's header (scales) and quants, and whether a row
+// holds every group's quants, then every group's header (its quant vectors
+// then start on cache lines), or each group's header before its quants.
+// Only Q6_K keeps its headers apart: for Q4_0 (288-byte groups) it
+// measured +3-6% on qwen2.5-0.5b decoding 4 sequences, -3-0% on
+// llama3.2-1b; for Q8_0 decode lost 3-9%.
+struct GroupLayout {
+  size_t header_bytes;
+  size_t quant_bytes;
+  bool headers_apart;
+};
+
+constexpr GroupLayout group_layout(ElementType type) {
+  constexpr size_t kBlockScaleBytes = kGroupBlocks * sizeof(uint16_t);
+  switch (type) {
+    case ElementType::kQ4_0:
+      return {kBlockScaleBytes, kGroupBlocks * kQK / 2, false};
+    case ElementType::kQ8_0:
+      return {kBlockScaleBytes, kGroupBlocks * kQK, false};
+    case ElementType::kQ4_K:
+      return {kQ4KGroupHeaderBytes, kQ4KGroupBytes - kQ4KGroupHeaderBytes, false};
+    default:  // Q6_K
+      return {kQ6KGroupHeaderBytes, kQ6KGroupQuantBytes, true};
+  }
+}
+
+// Where a row's group headers start when they are apart.
+inline size_t headers_offset(const GroupLayout& layout, int64_t cols) {
+  return static_cast<size_t>(interleaved_groups(cols)) * layout.quant_bytes;
 }
 
 // Bytes of one interleaved row of `cols` weights (a whole number of groups).

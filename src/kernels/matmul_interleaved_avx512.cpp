@@ -28,7 +28,6 @@
 namespace ingot::kernels {
 namespace {
 
-constexpr size_t kScaleBytes = kGroupBlocks * 2;
 constexpr size_t kXQuants = 128;  // activation quants follow 16 scales and 16 sums
 
 inline __m512i load(const uint8_t* p) {
@@ -72,8 +71,7 @@ inline void nibble_dots(const uint8_t* const* w, const uint8_t* const* x, __m512
 // kOffsetShift and dot<R, T>.
 template <class Quants>
 struct ScaledBlockGroups {
-  static constexpr size_t kHeaderBytes = kScaleBytes;
-  static constexpr bool kHeadersApart = false;
+  static constexpr GroupLayout kLayout = group_layout(Quants::kType);
 
   template <int R, int T>
   [[gnu::always_inline]] static void accumulate(const uint8_t* const* quants, ptrdiff_t to_header,
@@ -97,7 +95,7 @@ struct ScaledBlockGroups {
 };
 
 struct Q4_0Groups : ScaledBlockGroups<Q4_0Groups> {
-  static constexpr size_t kQuantBytes = kGroupBlocks * kQK / 2;
+  static constexpr ElementType kType = ElementType::kQ4_0;
   static constexpr int kOffsetShift = 3;  // offset 8
 
   template <int R, int T>
@@ -107,7 +105,7 @@ struct Q4_0Groups : ScaledBlockGroups<Q4_0Groups> {
 };
 
 struct Q8_0Groups : ScaledBlockGroups<Q8_0Groups> {
-  static constexpr size_t kQuantBytes = kGroupBlocks * kQK;
+  static constexpr ElementType kType = ElementType::kQ8_0;
   static constexpr int kOffsetShift = 7;  // offset 128
 
   template <int R, int T>
@@ -128,9 +126,7 @@ struct Q8_0Groups : ScaledBlockGroups<Q8_0Groups> {
 // adds two float terms per group: dot * (d * sc) * dx, and the min term
 // (dmin * m) * (-dx * activation sum).
 struct Q4KGroups {
-  static constexpr size_t kHeaderBytes = kQ4KGroupHeaderBytes;
-  static constexpr size_t kQuantBytes = kQ4KGroupBytes - kQ4KGroupHeaderBytes;
-  static constexpr bool kHeadersApart = false;
+  static constexpr GroupLayout kLayout = group_layout(ElementType::kQ4_K);
 
   template <int R, int T>
   [[gnu::always_inline]] static void accumulate(const uint8_t* const* quants, ptrdiff_t to_header,
@@ -183,9 +179,7 @@ struct Q4KGroups {
 // products) in the kernel bench, side by side: 4 tokens in L2 1.3-1.7x,
 // decode from memory 1.25x; llama3.2-1b Q4_K_M decoding 4 sequences ~3%.
 struct Q6KGroups {
-  static constexpr size_t kHeaderBytes = kQ6KGroupHeaderBytes;
-  static constexpr size_t kQuantBytes = kQ6KGroupQuantBytes;
-  static constexpr bool kHeadersApart = true;
+  static constexpr GroupLayout kLayout = group_layout(ElementType::kQ6_K);
 
   template <int R, int T>
   [[gnu::always_inline]] static void accumulate(const uint8_t* const* quants, ptrdiff_t to_header,
@@ -264,10 +258,8 @@ struct Q6KGroups {
 };
 
 // One micro-tile over a matrix's groups; G (the block type's groups) gives
-// kHeaderBytes and kQuantBytes of a group, kHeadersApart (whether a row
-// holds all its groups' quants, then all their headers, or each group's
-// header before its quants) and accumulate<R, T>(quants, to_header, xs,
-// acc), which adds one group's products to acc (row r's header is at
+// kLayout (kernels/interleave.h) and accumulate<R, T>(quants, to_header,
+// xs, acc), which adds one group's products to acc (row r's header is at
 // quants[r] + to_header).
 // accumulate is forced inline: called, it kept acc in memory and 1-token
 // Q4_0 ran 8% slower in the kernel bench.
@@ -286,18 +278,19 @@ struct Interleaved {
   static void run(const WeightMatrix& w, const PackedActivations& x, int64_t r0, int64_t t0,
                   float* y, int64_t y_stride) {
     const int64_t n_groups = interleaved_groups(w.cols);
-    constexpr size_t kGroupBytes = G::kHeaderBytes + G::kQuantBytes;
+    constexpr GroupLayout kLayout = G::kLayout;
+    constexpr size_t kGroupBytes = kLayout.header_bytes + kLayout.quant_bytes;
     const uint8_t* rows[R];
     const uint8_t* quants[R];
     for (int r = 0; r < R; ++r) {
       rows[r] = static_cast<const uint8_t*>(w.interleaved) + (r0 + r) * w.interleaved_stride;
-      quants[r] = G::kHeadersApart ? rows[r] : rows[r] + G::kHeaderBytes;
+      quants[r] = kLayout.headers_apart ? rows[r] : rows[r] + kLayout.header_bytes;
     }
     // From each row's current quants to its current header: the same for
     // every row, so the rows need one pointer each (with two, 6-row tiles
     // spilled them).
-    ptrdiff_t to_header =
-        G::kHeadersApart ? n_groups * G::kQuantBytes : -static_cast<ptrdiff_t>(G::kHeaderBytes);
+    ptrdiff_t to_header = kLayout.headers_apart ? n_groups * kLayout.quant_bytes
+                                                : -static_cast<ptrdiff_t>(kLayout.header_bytes);
     const uint8_t* xs[T];
     for (int t = 0; t < T; ++t) xs[t] = x.interleaved_row(t0 + t);
     __m512 acc[R][T];
@@ -308,8 +301,10 @@ struct Interleaved {
     for (int64_t g = 0; g < n_groups; ++g) {
       prefetch.step(g);
       G::template accumulate<R, T>(quants, to_header, xs, acc);
-      for (int r = 0; r < R; ++r) quants[r] += G::kHeadersApart ? G::kQuantBytes : kGroupBytes;
-      if constexpr (G::kHeadersApart) to_header -= G::kQuantBytes - G::kHeaderBytes;
+      for (int r = 0; r < R; ++r) {
+        quants[r] += kLayout.headers_apart ? kLayout.quant_bytes : kGroupBytes;
+      }
+      if constexpr (kLayout.headers_apart) to_header -= kLayout.quant_bytes - kLayout.header_bytes;
       for (int t = 0; t < T; ++t) xs[t] += kActivationGroupBytes;
     }
     avx512::store_tile_sums<R, T>(acc, y, y_stride, r0, t0);

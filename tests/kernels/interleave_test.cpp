@@ -68,7 +68,7 @@ int q6_k_value(const BlockQ6_K& block, int e) {
 TEST(Interleave, Q6_KChunksGoToTheirLanes) {
   const int64_t cols = 3 * 256;
   const auto [row, out] = interleave_random_row(ElementType::kQ6_K, cols, 23);
-  const uint8_t* headers = out.data() + q6_k_headers_offset(cols);
+  const uint8_t* headers = out.data() + headers_offset(group_layout(ElementType::kQ6_K), cols);
   for (int64_t b = 0; b < 4; ++b) {
     const uint8_t* quants = out.data() + (b / 2) * kQ6KGroupQuantBytes;
     const uint8_t* header = headers + (b / 2) * kQ6KGroupHeaderBytes;
