@@ -18,21 +18,22 @@
 namespace ingot::kernels {
 namespace {
 
+// The last `left` (< N + 1) tokens of a token range, in one micro-tile.
+template <class Kernel, int R, int N>
+inline void run_last_tokens(const WeightMatrix& w, const PackedActivations& x, int64_t r, int64_t t,
+                            int64_t left, float* y, int64_t y_stride) {
+  if constexpr (N > 0) {
+    if (left == N) return Kernel::template run<R, N>(w, x, r, t, y, y_stride);
+    run_last_tokens<Kernel, R, N - 1>(w, x, r, t, left, y, y_stride);
+  }
+}
+
 template <class Kernel, int R, int T = Kernel::kTokens>
 inline void run_token_range(const WeightMatrix& w, const PackedActivations& x, int64_t r,
                             TileRange range, float* y, int64_t y_stride) {
   int64_t t = range.tok_begin;
   for (; t + T <= range.tok_end; t += T) Kernel::template run<R, T>(w, x, r, t, y, y_stride);
-  const int64_t left = range.tok_end - t;
-  if constexpr (T > 3) {
-    if (left == 3) return Kernel::template run<R, 3>(w, x, r, t, y, y_stride);
-  }
-  if constexpr (T > 2) {
-    if (left == 2) return Kernel::template run<R, 2>(w, x, r, t, y, y_stride);
-  }
-  if constexpr (T > 1) {
-    if (left == 1) return Kernel::template run<R, 1>(w, x, r, t, y, y_stride);
-  }
+  run_last_tokens<Kernel, R, T - 1>(w, x, r, t, range.tok_end - t, y, y_stride);
 }
 
 // Kernel::kSmallBatchRows, or 0 for kernels without small-batch tiles.
