@@ -119,6 +119,18 @@ inline ScaleMin k4_scale_min(const uint8_t* scales, int j) {
           static_cast<uint8_t>((scales[j + 4] >> 4) | ((scales[j] >> 6) << 4))};
 }
 
+// The 6-bit value (0..63) of element e of a Q6_K block (the weight is
+// d * scales[e / 16] * (value - 32)). Each 128-element half uses 64 bytes
+// of ql (low nibbles: runs 0, 1 of 32 elements; high nibbles: runs 2, 3)
+// and 32 bytes of qh (bit pairs 0..3 for runs 0..3).
+inline int q6_k_value(const BlockQ6_K& b, int e) {
+  const int half = e / 128, run = (e % 128) / 32, l = e % 32;
+  const uint8_t low_byte = b.ql[64 * half + 32 * (run % 2) + l];
+  const int low = run < 2 ? low_byte & 0xf : low_byte >> 4;
+  const int high = (b.qh[32 * half + l] >> (2 * run)) & 3;
+  return low | (high << 4);
+}
+
 // The 16 signed scales of a Q3_K block (6 bits each, stored with bias 32):
 // low nibbles in bytes 0..7, high 2 bits in bytes 8..11.
 inline void q3_k_scales(const uint8_t* packed, int8_t out[16]) {

@@ -150,17 +150,6 @@ void dequantize_q5_k(const BlockQ5_K* x, float* y, int64_t nb) {
   }
 }
 
-// The 6-bit value (0..63) of element e of a Q6_K block. Each 128-element
-// half uses 64 bytes of ql (low nibbles: runs 0,1; high nibbles: runs 2,3)
-// and 32 bytes of qh (bit pairs 0..3 for runs 0..3).
-int q6_k_value(const BlockQ6_K& b, int e) {
-  const int half = e / 128, run = (e % 128) / 32, l = e % 32;
-  const uint8_t low_byte = b.ql[64 * half + 32 * (run % 2) + l];
-  const int low = run < 2 ? low_byte & 0xf : low_byte >> 4;
-  const int high = (b.qh[32 * half + l] >> (2 * run)) & 3;
-  return low | (high << 4);
-}
-
 void dequantize_q6_k(const BlockQ6_K* x, float* y, int64_t nb) {
   for (int64_t i = 0; i < nb; ++i) {
     const float d = f16_to_f32(x[i].d);

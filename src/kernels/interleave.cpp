@@ -57,40 +57,22 @@ void interleave_q4_k(const BlockQ4_K& block, int half, uint8_t* header, uint8_t*
   }
 }
 
-// The 256 stored values (0..63) of a Q6_K block in element order, as
-// ggml lays them out: in each 128-element half, element 32j + l takes its
-// low 4 bits from ql (low nibbles for j = 0, 1, high for 2, 3) and its
-// high 2 from bits 2j, 2j + 1 of qh[l].
-void q6_k_values(const BlockQ6_K& block, uint8_t* q) {
-  for (int half = 0; half < 2; ++half) {
-    const uint8_t* ql = block.ql + 64 * half;
-    const uint8_t* qh = block.qh + 32 * half;
-    for (int j = 0; j < 4; ++j) {
-      for (int l = 0; l < 32; ++l) {
-        const int low = (ql[32 * (j % 2) + l] >> (4 * (j / 2))) & 0xf;
-        const int high = (qh[l] >> (2 * j)) & 3;
-        q[128 * half + 32 * j + l] = static_cast<uint8_t>(low | high << 4);
-      }
-    }
-  }
-}
-
-// Super-block `half` (0 or 1) of group `g` of a Q6_K row: lanes 8 * half ..
-// 8 * half + 7 of the group's quants and header.
+// Super-block `half` (0 or 1) of a group: lanes 8 * half .. 8 * half + 7
+// of its quants and header.
 void interleave_q6_k(const BlockQ6_K& block, int half, uint8_t* header, uint8_t* quants) {
   set_f16(header, half, block.d);
-  uint8_t q[kQK_K];
-  q6_k_values(block, q);
   for (int chunk = 0; chunk < kQK_K / kQK; ++chunk) {
     const int lane = (kQK_K / kQK) * half + chunk;
     for (int sub = 0; sub < 2; ++sub) {
       header[4 + 16 * sub + lane] = static_cast<uint8_t>(block.scales[2 * chunk + sub]);
-      const uint8_t* v = q + kQK * chunk + 16 * sub;
+      // Element 4k + e of this 16-element sub-block.
+      const auto value = [&](int k, int e) {
+        return q6_k_value(block, kQK * chunk + 16 * sub + 4 * k + e);
+      };
       uint8_t* abc = quants + 3 * 64 * sub + lane * 4;
       for (int e = 0; e < 4; ++e) {
-        const int fourth = v[12 + e];
         for (int k = 0; k < 3; ++k) {
-          abc[64 * k + e] = static_cast<uint8_t>(v[4 * k + e] | ((fourth >> (2 * k)) & 3) << 6);
+          abc[64 * k + e] = static_cast<uint8_t>(value(k, e) | ((value(3, e) >> (2 * k)) & 3) << 6);
         }
       }
     }

@@ -184,13 +184,7 @@ float dot_q6_k(const BlockQ6_K* w, const BlockQ8_K* x, int64_t nb) {
   float sum = 0.0f;
   for (int64_t i = 0; i < nb; ++i) {
     int8_t q[kQK_K];
-    for (int e = 0; e < kQK_K; ++e) {
-      const int half = e / 128, run = (e % 128) / 32, l = e % 32;
-      const uint8_t low_byte = w[i].ql[64 * half + 32 * (run % 2) + l];
-      const int low = run < 2 ? low_byte & 0xf : low_byte >> 4;
-      const int high = (w[i].qh[32 * half + l] >> (2 * run)) & 3;
-      q[e] = static_cast<int8_t>((low | (high << 4)) - 32);
-    }
+    for (int e = 0; e < kQK_K; ++e) q[e] = static_cast<int8_t>(q6_k_value(w[i], e) - 32);
     int scaled = 0;
     for (int s = 0; s < 16; ++s) scaled += w[i].scales[s] * dot16(q + 16 * s, x[i].qs + 16 * s);
     sum += x[i].d * f16_to_f32(w[i].d) * scaled;

@@ -51,15 +51,6 @@ TEST(Interleave, RowsPadToWholeGroups) {
   EXPECT_EQ(interleaved_row_bytes(ElementType::kQ6_K, 32 * 256), 16u * 420);
 }
 
-// The value of element e (0..255) of a Q6_K block, 0..63, from ggml's
-// layout (BlockQ6_K): ql holds the low 4 bits, qh the high 2.
-int q6_k_value(const BlockQ6_K& block, int e) {
-  const int half = e / 128, j = (e % 128) / 32, l = e % 32;
-  const int low = (block.ql[64 * half + 32 * (j % 2) + l] >> (4 * (j / 2))) & 0xf;
-  const int high = (block.qh[32 * half + l] >> (2 * j)) & 3;
-  return low | high << 4;
-}
-
 // Q6_K super-block b's 32-element chunk c is lane 8 * (b % 2) + c of group
 // b / 2: element 16 * s + 4 * k + e of the chunk (s = 0 even, 1 odd) sits
 // in bits 0-5 of byte e of vector k of half s's A, B, C for k < 3, and for
