@@ -87,7 +87,7 @@ struct GroupPlace {
 
 GroupPlace group_place(const GroupLayout& layout, uint8_t* row, int64_t cols, int64_t g) {
   if (layout.headers_apart) {
-    return {row + interleaved_groups(cols) * layout.quant_bytes + g * layout.header_bytes,
+    return {row + headers_offset(layout, cols) + g * layout.header_bytes,
             row + g * layout.quant_bytes};
   }
   uint8_t* group = row + g * (layout.header_bytes + layout.quant_bytes);
@@ -110,11 +110,6 @@ void interleave_activation_block(float d, const int8_t* qs, int lane, uint8_t* g
 }
 
 }  // namespace
-
-bool can_interleave(ElementType type) {
-  return type == ElementType::kQ4_0 || type == ElementType::kQ8_0 || type == ElementType::kQ4_K ||
-         type == ElementType::kQ6_K;
-}
 
 size_t interleaved_row_bytes(ElementType type, int64_t cols) {
   const GroupLayout layout = group_layout(type);

@@ -58,9 +58,6 @@ inline constexpr size_t kQ6KGroupHeaderBytes = 4 + 16 + 16;
 inline constexpr size_t kActivationGroupBytes = 16 * 4 + 16 * 4 + 8 * 64 + 16 * 4;
 inline constexpr size_t kActivationHalfSumsOffset = 16 * 4 + 16 * 4 + 8 * 64;
 
-// Whether `type` has an interleaved layout.
-bool can_interleave(ElementType type);
-
 // Groups in a row of `cols` columns (of any type: a group is 512 columns).
 // Inline: every micro-tile asks.
 inline int64_t interleaved_groups(int64_t cols) {
@@ -89,9 +86,16 @@ constexpr GroupLayout group_layout(ElementType type) {
       return {kBlockScaleBytes, kGroupBlocks * kQK, false};
     case ElementType::kQ4_K:
       return {kQ4KGroupHeaderBytes, kQ4KGroupBytes - kQ4KGroupHeaderBytes, false};
-    default:  // Q6_K
+    case ElementType::kQ6_K:
       return {kQ6KGroupHeaderBytes, kQ6KGroupQuantBytes, true};
+    default:  // no interleaved layout
+      return {0, 0, false};
   }
+}
+
+// Whether `type` has an interleaved layout.
+constexpr bool can_interleave(ElementType type) {
+  return group_layout(type).quant_bytes > 0;
 }
 
 // Where a row's group headers start when they are apart.

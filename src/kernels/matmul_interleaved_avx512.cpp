@@ -277,34 +277,36 @@ struct Interleaved {
   template <int R, int T>
   static void run(const WeightMatrix& w, const PackedActivations& x, int64_t r0, int64_t t0,
                   float* y, int64_t y_stride) {
-    const int64_t n_groups = interleaved_groups(w.cols);
     constexpr GroupLayout kLayout = G::kLayout;
+    // Bytes from one group's quants, and header, to the next group's.
     constexpr size_t kGroupBytes = kLayout.header_bytes + kLayout.quant_bytes;
-    const uint8_t* rows[R];
+    constexpr size_t kQuantStep = kLayout.headers_apart ? kLayout.quant_bytes : kGroupBytes;
+    constexpr size_t kHeaderStep = kLayout.headers_apart ? kLayout.header_bytes : kGroupBytes;
+    const auto* row0 = static_cast<const uint8_t*>(w.interleaved) + r0 * w.interleaved_stride;
     const uint8_t* quants[R];
     for (int r = 0; r < R; ++r) {
-      rows[r] = static_cast<const uint8_t*>(w.interleaved) + (r0 + r) * w.interleaved_stride;
-      quants[r] = kLayout.headers_apart ? rows[r] : rows[r] + kLayout.header_bytes;
+      quants[r] =
+          row0 + r * w.interleaved_stride + (kLayout.headers_apart ? 0 : kLayout.header_bytes);
     }
     // From each row's current quants to its current header: the same for
     // every row, so the rows need one pointer each (with two, 6-row tiles
     // spilled them).
-    ptrdiff_t to_header = kLayout.headers_apart ? n_groups * kLayout.quant_bytes
-                                                : -static_cast<ptrdiff_t>(kLayout.header_bytes);
+    ptrdiff_t to_header = kLayout.headers_apart
+                              ? static_cast<ptrdiff_t>(headers_offset(kLayout, w.cols))
+                              : -static_cast<ptrdiff_t>(kLayout.header_bytes);
     const uint8_t* xs[T];
     for (int t = 0; t < T; ++t) xs[t] = x.interleaved_row(t0 + t);
     __m512 acc[R][T];
     for (int r = 0; r < R; ++r) {
       for (int t = 0; t < T; ++t) acc[r][t] = _mm512_setzero_ps();
     }
-    const TilePrefetch prefetch(rows[0], R, w.interleaved_stride, n_groups, t0, T, x.n_tokens());
+    const int64_t n_groups = interleaved_groups(w.cols);
+    const TilePrefetch prefetch(row0, R, w.interleaved_stride, n_groups, t0, T, x.n_tokens());
     for (int64_t g = 0; g < n_groups; ++g) {
       prefetch.step(g);
       G::template accumulate<R, T>(quants, to_header, xs, acc);
-      for (int r = 0; r < R; ++r) {
-        quants[r] += kLayout.headers_apart ? kLayout.quant_bytes : kGroupBytes;
-      }
-      if constexpr (kLayout.headers_apart) to_header -= kLayout.quant_bytes - kLayout.header_bytes;
+      for (int r = 0; r < R; ++r) quants[r] += kQuantStep;
+      to_header -= static_cast<ptrdiff_t>(kQuantStep - kHeaderStep);
       for (int t = 0; t < T; ++t) xs[t] += kActivationGroupBytes;
     }
     avx512::store_tile_sums<R, T>(acc, y, y_stride, r0, t0);
