@@ -94,6 +94,7 @@ class Vocab {
   void read_special_ids(const gguf::Metadata& metadata);
   void detect_special_ids_by_text();
   void collect_end_of_generation();
+  void drop_end_of_generation_that_is_text();
   void apply_model_strip_rules(const gguf::Metadata& metadata);
   void mark_control(int32_t id);
 

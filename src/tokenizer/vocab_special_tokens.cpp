@@ -2,6 +2,8 @@
 // names, the ones recognised by their text when the file is silent, and the
 // set of tokens a generation stops on.
 
+#include <spdlog/spdlog.h>
+
 #include <algorithm>
 #include <array>
 #include <cctype>
@@ -72,7 +74,8 @@ struct TextRule {
 const std::array<TextRule, 8>& text_rules() {
   static const std::array<TextRule, 8> rules = {{
       {&SpecialIds::eot,
-       {"<|eot_id|>", "<|im_end|>", "<|end|>", "<end_of_turn>", "<|endoftext|>", "<EOT>", "_<EOT>",
+       {"<|eot_id|>", "<|im_end|>", "<|end|>", "<end_of_turn>", "<|endoftext|>", "<|end_of_text|>",
+        "<EOT>", "_<EOT>", "[EOT]",
         "<\xEF\xBD\x9C"
         "end\xE2\x96\x81of\xE2\x96\x81sentence\xEF\xBD\x9C>",
         "<end_of_utterance>"}},
@@ -82,19 +85,19 @@ const std::array<TextRule, 8>& text_rules() {
         "<\xEF\xBD\x9C"
         "fim\xE2\x96\x81"
         "begin\xEF\xBD\x9C>",
-        "<PRE>", "\xE2\x96\x81<PRE>", "<|code_prefix|>"}},
+        "<PRE>", "\xE2\x96\x81<PRE>", "<|code_prefix|>", "<|prefix|>"}},
       {&SpecialIds::fim_suf,
        {"<|fim_suffix|>", "<fim-suffix>", "<fim_suffix>",
         "<\xEF\xBD\x9C"
         "fim\xE2\x96\x81hole\xEF\xBD\x9C>",
-        "<SUF>", "\xE2\x96\x81<SUF>", "<|code_suffix|>"}},
+        "<SUF>", "\xE2\x96\x81<SUF>", "<|code_suffix|>", "<|suffix|>"}},
       {&SpecialIds::fim_mid,
        {"<|fim_middle|>", "<fim-middle>", "<fim_middle>",
         "<\xEF\xBD\x9C"
         "fim\xE2\x96\x81"
         "end\xEF\xBD\x9C>",
-        "<MID>", "\xE2\x96\x81<MID>", "<|code_middle|>"}},
-      {&SpecialIds::fim_pad, {"<|fim_pad|>", "<fim-pad>", "<fim_pad>", "<PAD>"}},
+        "<MID>", "\xE2\x96\x81<MID>", "<|code_middle|>", "<|middle|>"}},
+      {&SpecialIds::fim_pad, {"<|fim_pad|>", "<fim-pad>", "<fim_pad>", "<PAD>", "[PAD]"}},
       {&SpecialIds::fim_rep,
        {"<|fim_repo|>", "<|repo_name|>", "<fim-repo>", "<REPO>", "<reponame>"}},
       {&SpecialIds::fim_sep, {"<|file_sep|>", "<fim-sep>", "<fim_sep>", "<FILE_SEP>"}},
@@ -102,11 +105,36 @@ const std::array<TextRule, 8>& text_rules() {
   return rules;
 }
 
-// Texts of tokens that end a turn in some chat format: a model stops on them.
-constexpr std::array<std::string_view, 12> kEndOfGenerationTexts = {
-    "<|eot_id|>",    "<|im_end|>", "<|end|>", "<|return|>", "<|call|>",        "<end_of_turn>",
-    "<|endoftext|>", "<|eom_id|>", "<EOT>",   "_<EOT>",     "<|end_of_text|>", "<end_of_utterance>",
+// Texts of tokens that end a turn in some chat format: a model stops on
+// them, and they are control tokens whatever type the file gives them, as
+// in llama.cpp's vocabulary loader (so `</s>` is one token in a Qwen2
+// prompt with specials parsed, and plain text in Phi-3's without).
+constexpr std::array<std::string_view, 20> kEndOfGenerationTexts = {
+    "<|eot_id|>",
+    "<|im_end|>",
+    "<|end|>",
+    "<|return|>",
+    "<|call|>",
+    "<|flush|>",
+    "<|calls|>",
+    "<end_of_turn>",
+    "<|endoftext|>",
+    "</s>",
+    "<|eom_id|>",
+    "<EOT>",
+    "_<EOT>",
+    "[EOT]",
+    "[EOS]",
+    "<|end_of_text|>",
+    "<end_of_utterance>",
+    "<eos>",
+    "<turn|>",
+    "<|tool_response>",
 };
+
+// gpt-oss's channel markers are always rendered, whatever the file says.
+constexpr std::array<std::string_view, 4> kAlwaysRenderedTexts = {"<|channel|>", "<|message|>",
+                                                                  "<|start|>", "<|constrain|>"};
 
 std::string lowercase(std::string_view text) {
   std::string out(text);
@@ -159,14 +187,47 @@ void Vocab::collect_end_of_generation() {
     ids.push_back(id);
     mark_control(id);
   }
+  for (std::string_view text : kAlwaysRenderedTexts) {
+    if (int32_t id = find(text); id != kNoToken) tokens_[id].type = TokenType::kUserDefined;
+  }
   std::sort(ids.begin(), ids.end());
   ids.erase(std::unique(ids.begin(), ids.end()), ids.end());
   end_of_generation_ = std::move(ids);
+  drop_end_of_generation_that_is_text();
+}
+
+// Two vocabularies use a listed text for something that is not the end of
+// a turn: with harmony's <|return|> and <|call|> (or solar-open's <|calls|>
+// and <|flush|>), <|end|> only ends a message; with Gemma 4's
+// <|tool_response>, </s> is ordinary text.
+void Vocab::drop_end_of_generation_that_is_text() {
+  auto listed = [this](std::string_view text) {
+    int32_t id = find(text);
+    return id != kNoToken && is_end_of_generation(id) ? id : kNoToken;
+  };
+  auto drop = [this](int32_t id, TokenType type) {
+    end_of_generation_.erase(std::find(end_of_generation_.begin(), end_of_generation_.end(), id));
+    tokens_[id].type = type;
+  };
+  int32_t end = listed("<|end|>");
+  bool harmony = listed("<|return|>") != kNoToken && listed("<|call|>") != kNoToken;
+  bool solar = listed("<|calls|>") != kNoToken && listed("<|flush|>") != kNoToken;
+  if (end != kNoToken && (harmony || solar)) drop(end, TokenType::kUserDefined);
+  int32_t close_s = listed("</s>");
+  if (close_s != kNoToken && listed("<|tool_response>") != kNoToken) {
+    drop(close_s, TokenType::kNormal);
+  }
 }
 
 // A token that plays a control role is matched as one in text (and hidden
-// when decoding without specials), even when the file typed it as normal.
+// when decoding without specials), even when the file typed it as normal
+// or user-defined; llama.cpp logs the same override.
 void Vocab::mark_control(int32_t id) {
+  if (tokens_[id].type == TokenType::kControl) return;
+  spdlog::debug(
+      "token {} '{}' looks like a control token but the file types it otherwise; "
+      "treating it as control",
+      id, tokens_[id].text);
   tokens_[id].type = TokenType::kControl;
 }
 

@@ -1,5 +1,6 @@
 #include "server/openai/chat_request.h"
 
+#include <gmock/gmock.h>
 #include <gtest/gtest.h>
 
 #include "server/openai/json_body.h"
@@ -241,6 +242,37 @@ TEST(ChatRequest, ValidationOrderIsFixed) {
   EXPECT_EQ(refused(body).param, "temperature");
 }
 
+// Clients written for llama-server send its names; each must take effect
+// with llama-server's meaning, not be dropped as an unknown field.
+TEST(ChatRequest, LlamaServerRepeatPenaltyIsTheRepetitionPenalty) {
+  EXPECT_EQ(accepted(with(minimal(), "repeat_penalty", 1.3)).repetition_penalty, 1.3f);
+  EXPECT_EQ(refused(with(minimal(), "repeat_penalty", 0)).param, "repeat_penalty");
+  json both = with(with(minimal(), "repeat_penalty", 1.3), "repetition_penalty", 1.3);
+  EXPECT_EQ(accepted(both).repetition_penalty, 1.3f);
+  ApiError disagree = refused(with(both, "repetition_penalty", 1.1));
+  EXPECT_EQ(disagree.status, 400);
+  EXPECT_EQ(disagree.param, "repeat_penalty");
+}
+
+TEST(ChatRequest, SeedMinusOneAsksForARandomSeed) {
+  EXPECT_FALSE(accepted(with(minimal(), "seed", -1)).seed.has_value());
+  EXPECT_EQ(*accepted(with(minimal(), "seed", 7)).seed, 7u);
+}
+
+TEST(ChatRequest, LlamaServerNPredictIsMaxTokens) {
+  EXPECT_EQ(*accepted(with(minimal(), "n_predict", 12)).max_tokens, 12);
+  EXPECT_FALSE(accepted(with(minimal(), "n_predict", -1)).max_tokens.has_value());
+  EXPECT_EQ(refused(with(minimal(), "n_predict", 0)).param, "n_predict");
+  EXPECT_EQ(*accepted(with(with(minimal(), "n_predict", 5), "max_tokens", 5)).max_tokens, 5);
+  EXPECT_EQ(refused(with(with(minimal(), "n_predict", 5), "max_tokens", 6)).param, "n_predict");
+}
+
+TEST(ChatRequest, CachePromptIsAcceptedAsABoolean) {
+  accepted(with(minimal(), "cache_prompt", true));
+  accepted(with(minimal(), "cache_prompt", false));
+  EXPECT_EQ(refused(with(minimal(), "cache_prompt", "yes")).param, "cache_prompt");
+}
+
 TEST(ChatRequest, UnknownFieldsAreIgnored) {
   accepted(with(minimal(), "user", "someone"));
 }
@@ -251,6 +283,20 @@ TEST(JsonBody, RejectsMalformedJson) {
     auto result = parse_json_body(body);
     ASSERT_TRUE(std::holds_alternative<ApiError>(result)) << body;
     EXPECT_EQ(std::get<ApiError>(result).code, "invalid_json");
+  }
+}
+
+// nlohmann reports a number past a double's range as out_of_range, not as a
+// parse error; it must still be the client's 400, never the server's 500.
+TEST(JsonBody, NumbersPastADoublesRangeAreInvalidJson) {
+  for (std::string body : {R"({"max_tokens": 1e400})", R"({"temperature": -1e400})",
+                           R"({"logit_bias": {"1": 1e400}})", R"([1e999999999])"}) {
+    auto result = parse_json_body(body);
+    ASSERT_TRUE(std::holds_alternative<ApiError>(result)) << body;
+    const ApiError& error = std::get<ApiError>(result);
+    EXPECT_EQ(error.status, 400) << body;
+    EXPECT_EQ(error.code, "invalid_json") << body;
+    EXPECT_THAT(error.message, ::testing::HasSubstr("number")) << body;
   }
 }
 

@@ -111,6 +111,52 @@ TEST_F(HttpServerTest, OversizedBodyIs413ByLengthAndByChunks) {
   EXPECT_EQ(status_of(exchange(chunked)), 413);
 }
 
+// A client that keeps uploading the body the server refused must still
+// read the refusal: the server discards the body instead of closing on it,
+// which would reset the connection under the client's feet. The body is
+// larger than any loopback socket buffer, so without the lingering close
+// the send itself fails.
+TEST_F(HttpServerTest, RefusedBodyIsDiscardedSoTheClientReadsThe413) {
+  constexpr size_t kBody = 32u << 20;
+  RawSocket socket(server_->port());
+  ASSERT_TRUE(socket.send(std::string(kEchoHead) + "Content-Length: " + std::to_string(kBody) +
+                          "\r\n\r\n"));
+  EXPECT_TRUE(socket.send(std::string(kBody, 'x')));
+  std::string response = socket.read_all();
+  EXPECT_EQ(status_of(response), 413);
+  EXPECT_NE(response.find("request_too_large"), std::string::npos);
+}
+
+TEST_F(HttpServerTest, ChunkedBodyPastTheLimitIsDiscardedToo) {
+  RawSocket socket(server_->port());
+  ASSERT_TRUE(socket.send(std::string(kEchoHead) + "Transfer-Encoding: chunked\r\n\r\n"));
+  std::string chunk = "100000\r\n" + std::string(1u << 20, 'c') + "\r\n";
+  bool sent = true;
+  for (int i = 0; i < 24 && sent; ++i) sent = socket.send(chunk);
+  EXPECT_TRUE(sent && socket.send("0\r\n\r\n"));
+  EXPECT_EQ(status_of(socket.read_all()), 413);
+}
+
+class HttpServerLingerTest : public HttpServerTest {
+ protected:
+  void SetUp() override {
+    HttpOptions options;
+    options.linger.max_bytes = 1u << 20;
+    start(options);
+  }
+};
+
+// The discard is bounded: a client that never stops sending is cut off.
+TEST_F(HttpServerLingerTest, DiscardStopsAtItsByteBound) {
+  RawSocket socket(server_->port());
+  ASSERT_TRUE(socket.send(std::string(kEchoHead) + "Content-Length: " + std::to_string(1u << 30) +
+                          "\r\n\r\n"));
+  std::string megabyte(1u << 20, 'x');
+  bool sent = true;
+  for (int i = 0; i < 1024 && sent; ++i) sent = socket.send(megabyte);
+  EXPECT_FALSE(sent);
+}
+
 TEST_F(HttpServerTest, OversizedHeaderIs431) {
   std::string request =
       "GET /health HTTP/1.1\r\nHost: x\r\nX-Big: " + std::string(4096, 'b') + "\r\n\r\n";
@@ -184,6 +230,15 @@ TEST_F(HttpServerAuthTest, ApiKeyIsRequiredExceptOnHealth) {
   EXPECT_EQ(status_of(exchange(echo + "Authorization: Bearer wrong\r\n\r\n{}")), 401);
   EXPECT_EQ(status_of(exchange(echo + "Authorization: Bearer secret-key\r\n\r\n{}")), 200);
   EXPECT_EQ(status_of(exchange("GET /health HTTP/1.1\r\nConnection: close\r\n\r\n")), 200);
+}
+
+TEST_F(HttpServerAuthTest, ClientReadsThe401WhileStillUploadingALargeBody) {
+  constexpr size_t kBody = 32u << 20;
+  RawSocket socket(server_->port());
+  ASSERT_TRUE(socket.send(std::string(kEchoHead) + "Content-Length: " + std::to_string(kBody) +
+                          "\r\n\r\n"));
+  EXPECT_TRUE(socket.send(std::string(kBody, 'x')));
+  EXPECT_EQ(status_of(socket.read_all()), 401);
 }
 
 TEST(BearerAuth, ComparesWholeKeys) {

@@ -61,6 +61,32 @@ TEST(SpecialTokens, Phi3TokensSwallowTheWhitespaceAfterThem) {
   EXPECT_FALSE(phi3->vocab().strips_right(phi3->vocab().find("<s>")));
 }
 
+// llama.cpp makes every token whose text is a known end-of-generation
+// marker a control token, whatever type the file gives it.
+TEST(SpecialTokens, EndOfTurnTextsAreControlTokensInEveryVocabulary) {
+  INGOT_REQUIRE_SHARED();
+  const Tokenizer& tokenizer = qwen();
+  const int32_t close_s = tokenizer.vocab().find("</s>");
+  ASSERT_EQ(close_s, 128247);  // a normal token in the file
+  EXPECT_EQ(tokenizer.vocab().type(close_s), TokenType::kControl);
+  EXPECT_TRUE(tokenizer.is_end_of_generation(close_s));
+  EXPECT_EQ(tokenizer.encode("</s>", false, true), (std::vector<int32_t>{128247}));
+  EXPECT_EQ(tokenizer.encode("a</s>", false, true), (std::vector<int32_t>{64, 128247}));
+  auto as_text = tokenizer.encode("</s>", false, false);
+  EXPECT_FALSE(contains(as_text, close_s));
+  EXPECT_EQ(tokenizer.decode(as_text), "</s>");
+
+  const Tokenizer* phi3 = testing::shared_tokenizer("fixtures/tokenizer/ggml-vocab-phi-3.gguf");
+  ASSERT_NE(phi3, nullptr);
+  const int32_t eos = phi3->vocab().find("</s>");
+  ASSERT_EQ(eos, 2);
+  EXPECT_EQ(phi3->vocab().type(eos), TokenType::kControl);
+  EXPECT_EQ(phi3->encode("</s>", false, true), (std::vector<int32_t>{2}));
+  auto phi3_text = phi3->encode("</s>", false, false);
+  EXPECT_FALSE(contains(phi3_text, 2));
+  EXPECT_EQ(phi3->decode(phi3_text), "</s>");
+}
+
 TEST(SpecialTokens, EndOfGenerationSets) {
   INGOT_REQUIRE_SHARED();
   const Tokenizer& tokenizer = qwen();

@@ -9,6 +9,14 @@
 
 namespace ingot::server {
 
+// How long and how much a refused request's unread body is read and
+// discarded before its connection closes (see lingering_close.h).
+struct LingerLimits {
+  std::chrono::milliseconds total{30'000};  // the whole discard, however fast the client
+  std::chrono::milliseconds idle{5'000};    // between two reads
+  size_t max_bytes = size_t{256} << 20;     // what is discarded before giving up
+};
+
 struct HttpOptions {
   std::string host = "127.0.0.1";
   uint16_t port = 8080;  // 0 picks a free port (tests)
@@ -18,6 +26,7 @@ struct HttpOptions {
   // and an idle keep-alive connection is closed after it.
   std::chrono::milliseconds header_timeout{30'000};
   std::optional<std::string> api_key;
+  LingerLimits linger;
 };
 
 }  // namespace ingot::server

@@ -2,7 +2,10 @@
 
 #include <spdlog/spdlog.h>
 
+#include <limits>
+
 #include "server/http/bearer_auth.h"
+#include "server/http/lingering_close.h"
 
 namespace ingot::server {
 namespace {
@@ -85,7 +88,9 @@ asio::awaitable<bool> HttpServer::serve_one(Connection& connection, beast::flat_
   beast::tcp_stream& stream = connection.stream;
   http::request_parser<http::string_body> parser;
   parser.header_limit(static_cast<uint32_t>(options_.max_header_bytes));
-  parser.body_limit(options_.max_body_bytes);
+  // The declared length is checked by refuse_early, after the route and the
+  // API key: a client without the key learns nothing of the limits.
+  parser.body_limit(std::numeric_limits<std::uint64_t>::max());
 
   boost::system::error_code ec;
   stream.expires_after(options_.header_timeout);
@@ -97,11 +102,6 @@ asio::awaitable<bool> HttpServer::serve_one(Connection& connection, beast::flat_
     ApiError error{431, "invalid_request_error",
                    "The request header is larger than the server accepts.", std::nullopt,
                    "header_too_large"};
-    co_await reject(stream, 11, std::move(error));
-    co_return false;
-  }
-  if (ec == http::error::body_limit) {  // a declared Content-Length past the limit
-    ApiError error = body_too_large();
     co_await reject(stream, 11, std::move(error));
     co_return false;
   }
@@ -126,10 +126,12 @@ asio::awaitable<bool> HttpServer::serve_one(Connection& connection, beast::flat_
     if (refusal->status == 405) extra.emplace_back("Allow", match.allowed);
     if (refusal->status == 401) extra.emplace_back("WWW-Authenticate", "Bearer");
     ApiError error = std::move(*refusal);
+    connection.busy = false;  // nothing runs: a shutdown need not wait out the lingering close
     co_await reject(stream, header.version(), std::move(error), std::move(extra));
     co_return false;  // the body was not read: this connection cannot carry another request
   }
 
+  parser.body_limit(options_.max_body_bytes);
   stream.expires_after(kBodyTimeout);
   co_await http::async_read(stream, buffer, parser, asio::redirect_error(asio::use_awaitable, ec));
   if (ec == http::error::body_limit) {
@@ -218,6 +220,7 @@ asio::awaitable<void> HttpServer::reject(beast::tcp_stream& stream, unsigned ver
   stream.expires_after(std::chrono::seconds(10));
   co_await http::async_write(stream, response, asio::redirect_error(asio::use_awaitable, ec));
   spdlog::info("access route=- status={} refused=\"{}\"", error.status, error.message);
+  if (!ec) co_await lingering_close(stream, options_.linger);
 }
 
 void HttpServer::shutdown(std::chrono::milliseconds grace, std::function<void()> cancel_in_flight) {

@@ -41,7 +41,8 @@ class HttpServer {
   asio::awaitable<void> accept_loop();
   asio::awaitable<void> serve_connection(tcp::socket socket);
   asio::awaitable<bool> serve_one(Connection& connection, beast::flat_buffer& buffer);
-  // Answers an error and leaves the connection to be closed. Arguments are
+  // Answers an error, then discards what the client still sends (lingering
+  // close) and leaves the connection to be closed. Arguments are
   // taken by value: a coroutine must own what it uses across suspensions.
   asio::awaitable<void> reject(beast::tcp_stream& stream, unsigned version, ApiError error,
                                std::vector<std::pair<std::string, std::string>> headers = {});

@@ -23,12 +23,25 @@ void check_model(Validator& v, const RequestLimits& limits, GenerationFields& re
   }
 }
 
+namespace {
+
+// llama-server's `n_predict`, where -1 means "no limit" (the same as absent).
+std::optional<int64_t> n_predict(Validator& v) {
+  auto value = v.integer("n_predict");
+  if (value && *value == -1) return std::nullopt;
+  return value;
+}
+
+}  // namespace
+
 void check_max_tokens(Validator& v, const RequestLimits& limits, GenerationFields& request) {
   auto legacy = v.integer("max_tokens");
   auto modern = v.integer("max_completion_tokens");
+  auto llama = n_predict(v);
   if (v.failed()) return;
   for (auto [value, name] :
-       {std::pair{legacy, "max_tokens"}, std::pair{modern, "max_completion_tokens"}}) {
+       {std::pair{legacy, "max_tokens"}, std::pair{modern, "max_completion_tokens"},
+        std::pair{llama, "n_predict"}}) {
     if (!value) continue;
     if (*value < 1) return v.fail(std::string("'") + name + "' must be at least 1.", name);
     if (*value > limits.max_tokens_cap) {
@@ -41,8 +54,32 @@ void check_max_tokens(Validator& v, const RequestLimits& limits, GenerationField
     return v.fail("'max_tokens' and 'max_completion_tokens' disagree; send one of them.",
                   "max_completion_tokens");
   }
-  request.max_tokens = modern ? modern : legacy;
+  auto given = modern ? modern : legacy;
+  if (given && llama && *given != *llama) {
+    return v.fail("'n_predict' and '" +
+                      std::string(modern ? "max_completion_tokens" : "max_tokens") +
+                      "' disagree; send one of them.",
+                  "n_predict");
+  }
+  request.max_tokens = given ? given : llama;
 }
+
+namespace {
+
+// vLLM's `repetition_penalty` or llama-server's `repeat_penalty`: one
+// penalty under two names, so two different values are a contradiction.
+std::optional<float> repetition_penalty(Validator& v) {
+  auto vllm = v.number_in("repetition_penalty", 0.0, 10.0, /*lo_open=*/true);
+  auto llama = v.number_in("repeat_penalty", 0.0, 10.0, /*lo_open=*/true);
+  if (vllm && llama && *vllm != *llama) {
+    v.fail("'repeat_penalty' and 'repetition_penalty' disagree; send one of them.",
+           "repeat_penalty");
+    return std::nullopt;
+  }
+  return vllm ? vllm : llama;
+}
+
+}  // namespace
 
 void check_sampling(Validator& v, GenerationFields& request) {
   request.temperature = v.number_in("temperature", 0.0, 2.0);
@@ -55,10 +92,12 @@ void check_sampling(Validator& v, GenerationFields& request) {
     }
   }
   request.min_p = v.number_in("min_p", 0.0, 1.0);
-  request.repetition_penalty = v.number_in("repetition_penalty", 0.0, 10.0, /*lo_open=*/true);
+  request.repetition_penalty = repetition_penalty(v);
   request.frequency_penalty = v.number_in("frequency_penalty", -2.0, 2.0);
   request.presence_penalty = v.number_in("presence_penalty", -2.0, 2.0);
-  if (auto seed = v.integer("seed")) request.seed = static_cast<uint64_t>(*seed);
+  // llama-server's clients send -1 for "pick a random seed".
+  if (auto seed = v.integer("seed"); seed && *seed != -1)
+    request.seed = static_cast<uint64_t>(*seed);
 }
 
 void check_stop(Validator& v, GenerationFields& request) {
@@ -128,6 +167,9 @@ void check_logit_bias(Validator& v, GenerationFields& request) {
 
 void check_extensions(Validator& v, GenerationFields& request) {
   request.ignore_eos = v.boolean("ignore_eos").value_or(false);
+  // The prefix cache is always on; the field is checked so a typo'd value
+  // is not silently taken for a request to turn it off.
+  v.boolean("cache_prompt");
 }
 
 }  // namespace ingot::server

@@ -40,11 +40,13 @@ struct GenerationFields {
 
 // `model`: required, a served id or alias (404 model_not_found otherwise).
 void check_model(Validator& v, const RequestLimits& limits, GenerationFields& request);
-// `max_tokens` / `max_completion_tokens`: positive integers (not booleans)
-// up to the cap; when both are given they must agree.
+// `max_tokens` / `max_completion_tokens` / llama-server's `n_predict` (-1:
+// no limit): positive integers (not booleans) up to the cap; any two given
+// must agree.
 void check_max_tokens(Validator& v, const RequestLimits& limits, GenerationFields& request);
 // temperature [0, 2], top_p (0, 1], top_k >= 0, min_p [0, 1],
-// repetition_penalty (0, 10], frequency/presence_penalty [-2, 2], seed.
+// repetition_penalty or llama-server's repeat_penalty (0, 10], equal if
+// both are given; frequency/presence_penalty [-2, 2]; seed (-1: random).
 void check_sampling(Validator& v, GenerationFields& request);
 // `stop`: a non-empty string or at most 4 non-empty strings.
 void check_stop(Validator& v, GenerationFields& request);
@@ -54,7 +56,8 @@ void check_stream(Validator& v, GenerationFields& request);
 void check_logprobs(Validator& v, GenerationFields& request);
 // `logit_bias`: token-id keys, values in [-100, 100].
 void check_logit_bias(Validator& v, GenerationFields& request);
-// llama-server's extensions: `ignore_eos` a boolean.
+// llama-server's extensions: `ignore_eos` and `cache_prompt` booleans
+// (the prefix cache is always on).
 void check_extensions(Validator& v, GenerationFields& request);
 
 }  // namespace ingot::server

@@ -21,7 +21,9 @@ std::variant<nlohmann::ordered_json, ApiError> parse_json_body(std::string_view 
                              "invalid_json");
     }
     return parsed;
-  } catch (const nlohmann::ordered_json::parse_error& e) {
+  } catch (const nlohmann::ordered_json::exception& e) {
+    // Any of nlohmann's exceptions is the body's fault: a syntax error
+    // (parse_error) or a number past a double's range (out_of_range.406).
     if (too_deep) {
       return invalid_request("The request body nests deeper than 64 levels.", std::nullopt,
                              "invalid_json");
