@@ -10,6 +10,7 @@ namespace {
 constexpr int64_t kDefaultContextCap = 4096;
 // Masks are vocabulary-sized bitsets (19 KB for Qwen's 151k tokens).
 constexpr size_t kGrammarMaskCacheStates = 512;
+constexpr size_t kScoredChunk = 32;
 
 Status check_options(const EngineOptions& options) {
   if (options.parallel < 1 || options.parallel > 256) {
@@ -145,11 +146,29 @@ void Engine::step() {
     if (prefill_in_batch_[i] > 0) slot.committed_prefill(prefill_in_batch_[i]);
     if (decode_in_batch_[i]) slot.committed_decode();
   }
+  score_prompts(*logits);
   draw_tokens(*logits);
-  for (int64_t row = 0; row < logits->n_rows; ++row) {
-    logits_owners_[static_cast<size_t>(row)]->take_drawn(context_size_);
-  }
+  for (int64_t row : draw_rows_)
+    logits_rows_[static_cast<size_t>(row)].slot->take_drawn(context_size_);
   publish_stats();
+}
+
+// Rows that score a prompt token, then, for each slot whose prompt is now
+// all in, the scores it sends and the end of a request that samples
+// nothing. A slot that ended here draws no token.
+void Engine::score_prompts(const model::Logits& logits) {
+  for (int64_t row = 0; row < logits.n_rows; ++row) {
+    const LogitsRow& owner = logits_rows_[static_cast<size_t>(row)];
+    if (!owner.draws) owner.slot->score_prompt_row(logits.row(row), logits.n_vocab);
+  }
+  for (size_t i = 0; i < slots_.size(); ++i) {
+    if (prefill_in_batch_[i] > 0 && !slots_[i].prefilling()) slots_[i].prompt_done();
+  }
+  draw_rows_.clear();
+  for (int64_t row = 0; row < logits.n_rows; ++row) {
+    const LogitsRow& owner = logits_rows_[static_cast<size_t>(row)];
+    if (owner.draws && owner.slot->busy()) draw_rows_.push_back(row);
+  }
 }
 
 // Every row's token, drawn on the thread pool: sampling one slot over a
@@ -159,17 +178,17 @@ void Engine::step() {
 // the shared masker, so a step with one draws every row here.
 void Engine::draw_tokens(const model::Logits& logits) {
   auto draw = [&](int64_t row) {
-    logits_owners_[static_cast<size_t>(row)]->draw(logits.row(row), logits.n_vocab);
+    logits_rows_[static_cast<size_t>(row)].slot->draw(logits.row(row), logits.n_vocab);
   };
-  const bool any_grammar =
-      std::any_of(logits_owners_.begin(), logits_owners_.begin() + logits.n_rows,
-                  [](const Slot* slot) { return slot->uses_grammar(); });
+  const bool any_grammar = std::any_of(draw_rows_.begin(), draw_rows_.end(), [&](int64_t row) {
+    return logits_rows_[static_cast<size_t>(row)].slot->uses_grammar();
+  });
   if (any_grammar) {
-    for (int64_t row = 0; row < logits.n_rows; ++row) draw(row);
+    for (int64_t row : draw_rows_) draw(row);
     return;
   }
-  pool_.parallel_for(logits.n_rows, 1, [&](int64_t begin, int64_t end) {
-    for (int64_t row = begin; row < end; ++row) draw(row);
+  pool_.parallel_for(static_cast<int64_t>(draw_rows_.size()), 1, [&](int64_t begin, int64_t end) {
+    for (int64_t i = begin; i < end; ++i) draw(draw_rows_[static_cast<size_t>(i)]);
   });
 }
 
@@ -203,9 +222,12 @@ void Engine::admit_waiting() {
       ++active_;
     }
     Slot& slot = choose_slot(pending.request.prompt);
-    // At least one prompt token is always run, for the logits of the next.
-    size_t reuse =
-        std::min(slot.common_prefix(pending.request.prompt), pending.request.prompt.size() - 1);
+    // At least one prompt token is always run, for the logits of the next;
+    // a prompt being scored is run whole, for the logits of every token.
+    size_t reuse = pending.request.prompt_logprobs >= 0
+                       ? 0
+                       : std::min(slot.common_prefix(pending.request.prompt),
+                                  pending.request.prompt.size() - 1);
     cache_.truncate(slot.sequence(), static_cast<int64_t>(reuse));
     if (reuse > 0) {
       ++prefix_hits_;
@@ -248,7 +270,7 @@ Slot& Engine::choose_slot(const std::vector<int32_t>& prompt) {
 
 void Engine::build_batch() {
   batch_.clear();
-  logits_owners_.clear();
+  logits_rows_.clear();
   std::fill(prefill_in_batch_.begin(), prefill_in_batch_.end(), 0);
   std::fill(decode_in_batch_.begin(), decode_in_batch_.end(), 0);
   auto budget = static_cast<size_t>(options_.batch_size);
@@ -256,21 +278,25 @@ void Engine::build_batch() {
     Slot& slot = slots_[i];
     if (!slot.decoding()) continue;
     batch_.add(slot.decode_token(), slot.position(), slot.sequence(), true);
-    logits_owners_.push_back(&slot);
+    logits_rows_.push_back({&slot, true});
     decode_in_batch_[i] = 1;
     --budget;
   }
   for (size_t i = 0; i < slots_.size() && budget > 0; ++i) {
     Slot& slot = slots_[i];
     if (!slot.prefilling()) continue;
-    std::span<const int32_t> chunk = slot.next_prefill(budget);
+    // A scored prompt wants a vocabulary-sized row per token: its chunks
+    // are kept short so that the logits buffer stays small.
+    std::span<const int32_t> chunk =
+        slot.next_prefill(slot.scores_prompt() ? std::min(budget, kScoredChunk) : budget);
     bool completes = chunk.size() == slot.prefill_remaining();
     for (size_t j = 0; j < chunk.size(); ++j) {
-      bool wants_logits = completes && j + 1 == chunk.size();
+      bool draws = completes && j + 1 == chunk.size() && slot.samples_after_prompt();
+      bool wants_logits = draws || slot.scores_prompt();
       batch_.add(chunk[j], slot.position() + static_cast<int64_t>(j), slot.sequence(),
                  wants_logits);
+      if (wants_logits) logits_rows_.push_back({&slot, draws});
     }
-    if (completes) logits_owners_.push_back(&slot);
     prefill_in_batch_[i] = chunk.size();
     budget -= chunk.size();
   }

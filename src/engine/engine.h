@@ -92,6 +92,7 @@ class Engine {
   Slot& choose_slot(const std::vector<int32_t>& prompt);
   void build_batch();
   void step();
+  void score_prompts(const model::Logits& logits);
   void draw_tokens(const model::Logits& logits);
   void fail_batch(const Error& error);
   void publish_stats();
@@ -106,8 +107,14 @@ class Engine {
   model::KvCache cache_;
   std::vector<Slot> slots_;
   model::Batch batch_;
-  // Which slot each logits row belongs to, in batch order.
-  std::vector<Slot*> logits_owners_;
+  // Which slot each logits row belongs to, in batch order, and whether the
+  // row draws the slot's next token or scores a prompt token.
+  struct LogitsRow {
+    Slot* slot;
+    bool draws;
+  };
+  std::vector<LogitsRow> logits_rows_;
+  std::vector<int64_t> draw_rows_;  // the rows that draw, in order
   // Per slot: how many prefill tokens this batch carries for it, and
   // whether it carries the slot's next decode token.
   std::vector<size_t> prefill_in_batch_;

@@ -17,7 +17,11 @@ namespace ingot::engine {
 struct GenerationRequest {
   std::vector<int32_t> prompt;  // rendered and tokenized by the caller
   sampling::SamplingParams sampling;
-  int32_t max_tokens = -1;  // -1: until the context is full
+  int32_t max_tokens = -1;  // -1: until the context is full; 0: score the prompt only
+  // Score the prompt: each prompt token's log-probability given the ones
+  // before it, with this many alternatives (-1: do not). The whole prompt
+  // is then run, none of it reused from the cache.
+  int32_t prompt_logprobs = -1;
   std::vector<std::string> stop;
   // Split the reply into reasoning and content at these tags.
   std::optional<ReasoningTags> reasoning;
@@ -30,6 +34,7 @@ struct GeneratedToken {
   std::string piece;  // the token's bytes (maybe part of a character)
   float logprob = 0.0f;
   std::vector<sampling::TokenLogprob> top;
+  bool has_logprob = true;  // false for a prompt's first token: nothing precedes it
 };
 
 // Newly complete text. Either string may be empty; tokens are those
@@ -38,6 +43,9 @@ struct TextEvent {
   std::string content;
   std::string reasoning;
   std::vector<GeneratedToken> tokens;
+  // This event carries the scored prompt (prompt_logprobs), before any
+  // generated token; its text is the caller's own prompt, so none is sent.
+  bool prompt = false;
 };
 
 enum class FinishReason { kStop, kLength, kCancelled };

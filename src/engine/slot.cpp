@@ -42,6 +42,15 @@ void Slot::start(std::shared_ptr<RequestState> state, GenerationRequest request,
   splitter_.reset();
   if (request.reasoning) splitter_.emplace(*request.reasoning, request.prompt_opens_reasoning);
   unsent_tokens_.clear();
+  prompt_logprobs_ = request.prompt_logprobs;
+  prompt_scores_.clear();
+  if (prompt_logprobs_ >= 0 && !prompt_.empty()) {
+    prompt_scores_.push_back({prompt_[0],
+                              tokenizer_.token_to_piece(prompt_[0]),
+                              0.0f,
+                              {},
+                              /*has_logprob=*/false});
+  }
 }
 
 std::span<const int32_t> Slot::next_prefill(size_t budget) const {
@@ -67,6 +76,32 @@ void Slot::draw(const float* logits, int64_t n_vocab) {
     }
   }
   drawn_ = sampler_->sample(scratch_logits_);
+}
+
+void Slot::score_prompt_row(const float* logits, int64_t n_vocab) {
+  if (prompt_scores_.empty() || prompt_scores_.size() >= prompt_.size()) return;
+  int32_t id = prompt_[prompt_scores_.size()];
+  sampling::ScoredToken scored =
+      sampling::score_token(std::span<const float>(logits, static_cast<size_t>(n_vocab)), id,
+                            prompt_logprobs_, score_scratch_);
+  prompt_scores_.push_back(
+      {id, tokenizer_.token_to_piece(id), scored.logprob, std::move(scored.top)});
+}
+
+bool Slot::prompt_done() {
+  if (prompt_logprobs_ >= 0) {
+    TextEvent scores;
+    scores.prompt = true;
+    scores.tokens = std::move(prompt_scores_);
+    prompt_scores_.clear();
+    if (!request_->events.try_push(std::move(scores))) {
+      fail(Error(ErrorKind::kCancelled, "the client stopped reading its event stream"));
+      return true;
+    }
+  }
+  if (samples_after_prompt()) return false;
+  finish(FinishReason::kLength);
+  return true;
 }
 
 bool Slot::take_drawn(int64_t context_limit) {
@@ -176,6 +211,8 @@ void Slot::release() {
   splitter_.reset();
   grammar_.reset();
   unsent_tokens_.clear();
+  prompt_logprobs_ = -1;
+  prompt_scores_.clear();
 }
 
 }  // namespace ingot::engine

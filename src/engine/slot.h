@@ -36,6 +36,10 @@ class Slot {
   bool decoding() const { return busy() && !prefilling() && last_token_ >= 0; }
   const std::vector<int32_t>& cached() const { return cached_; }
   const std::shared_ptr<RequestState>& request() const { return request_; }
+  // Every prompt token's logits are wanted, to score the prompt.
+  bool scores_prompt() const { return busy() && prompt_logprobs_ >= 0; }
+  // Whether a token is drawn once the prompt is in (max_tokens 0: no).
+  bool samples_after_prompt() const { return max_tokens_ != 0; }
 
   // Length of the common prefix of the cached tokens and `prompt`.
   size_t common_prefix(const std::vector<int32_t>& prompt) const;
@@ -67,6 +71,13 @@ class Slot {
   void draw(const float* logits, int64_t n_vocab);
   bool take_drawn(int64_t context_limit);
 
+  // Scoring the prompt: each row of a prompt token's logits scores the
+  // prompt token after it, in order. Once the whole prompt is in,
+  // prompt_done() sends the scores (when asked for) and ends a request
+  // that samples nothing; it returns true when the request has ended.
+  void score_prompt_row(const float* logits, int64_t n_vocab);
+  bool prompt_done();
+
   // Ends the request with `reason` after flushing held-back text.
   void finish(FinishReason reason);
   // Ends the request with an error; the slot's cache is forgotten.
@@ -97,6 +108,9 @@ class Slot {
   std::optional<GrammarConstraint> grammar_;
   std::vector<GeneratedToken> unsent_tokens_;
   std::vector<float> scratch_logits_;
+  int32_t prompt_logprobs_ = -1;
+  std::vector<GeneratedToken> prompt_scores_;
+  sampling::Candidates score_scratch_;
   // draw()'s token, or the grammar mask's failure, for take_drawn.
   Result<sampling::SampledToken> drawn_ = sampling::SampledToken{};
 };

@@ -122,15 +122,9 @@ void Sampler::gather_nucleus_of_vocabulary(std::span<const float> logits) {
 }
 
 void Sampler::fill_logprobs(std::span<const float> logits, SampledToken& token) {
-  float best = max_logit(logits);
-  const double sum = kernels::sum_exp(logits.data(), static_cast<int64_t>(logits.size()), best);
-  auto log_z = static_cast<float>(best + std::log(sum));
-  token.logprob = logits[token.id] - log_z;
-  int32_t n_top = std::clamp(params_.top_logprobs, 0, 20);
-  if (n_top == 0) return;
-  candidates_.reset_top_k(logits, static_cast<size_t>(n_top));
-  token.top.clear();
-  for (const Candidate& c : candidates_.items()) token.top.push_back({c.id, c.logit - log_z});
+  ScoredToken scored = score_token(logits, token.id, params_.top_logprobs, candidates_);
+  token.logprob = scored.logprob;
+  token.top = std::move(scored.top);
 }
 
 }  // namespace ingot::sampling

@@ -13,13 +13,9 @@
 #include "sampling/params.h"
 #include "sampling/rng.h"
 #include "sampling/token_history.h"
+#include "sampling/token_logprobs.h"
 
 namespace ingot::sampling {
-
-struct TokenLogprob {
-  int32_t id;
-  float logprob;
-};
 
 struct SampledToken {
   int32_t id = -1;

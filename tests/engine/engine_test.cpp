@@ -276,5 +276,66 @@ TEST_F(EngineTest, FullQueueIsRefused) {
   for (auto& handle : accepted) collect_reply(handle);
 }
 
+// Scoring a prompt: the log-probability of each prompt token given the
+// ones before it equals what a generation from that prefix reports of its
+// greedy token, and max_tokens 0 samples nothing.
+TEST_F(EngineTest, ScoredPromptMatchesTheGreedyDrawFromEachPrefix) {
+  GenerationRequest scored = greedy("Once upon a time there was", 0);
+  scored.prompt_logprobs = 2;
+  const std::vector<int32_t> prompt = scored.prompt;
+  ASSERT_GE(prompt.size(), 4u);
+  CollectedReply reply = run_alone(scored);
+  ASSERT_TRUE(reply.finish.has_value());
+  EXPECT_EQ(reply.finish->reason, FinishReason::kLength);
+  EXPECT_EQ(reply.finish->usage.completion_tokens, 0);
+  EXPECT_EQ(reply.content, "");
+  ASSERT_EQ(ids(reply), prompt);
+  EXPECT_FALSE(reply.tokens[0].has_logprob);
+  for (size_t i = 1; i < prompt.size(); ++i) {
+    const GeneratedToken& token = reply.tokens[i];
+    ASSERT_TRUE(token.has_logprob);
+    EXPECT_LE(token.logprob, 0.0f);
+    ASSERT_EQ(token.top.size(), 2u);
+    EXPECT_GE(token.top[0].logprob, token.top[1].logprob);
+
+    GenerationRequest prefix;
+    prefix.prompt.assign(prompt.begin(), prompt.begin() + static_cast<ptrdiff_t>(i));
+    prefix.sampling.temperature = 0.0f;
+    prefix.sampling.logprobs = true;
+    prefix.max_tokens = 1;
+    CollectedReply next = run_alone(prefix);
+    ASSERT_EQ(next.tokens.size(), 1u);
+    EXPECT_EQ(next.tokens[0].id, token.top[0].id) << "position " << i;
+    EXPECT_NEAR(next.tokens[0].logprob, token.top[0].logprob, 1e-4) << "position " << i;
+    if (token.id == token.top[0].id) {
+      EXPECT_NEAR(token.logprob, token.top[0].logprob, 1e-6);
+    }
+  }
+}
+
+TEST_F(EngineTest, ScoredPromptComesBeforeTheGeneratedTokens) {
+  GenerationRequest request = greedy("Once upon a time", 3);
+  request.prompt_logprobs = 0;
+  request.sampling.logprobs = true;
+  const size_t prompt_size = request.prompt.size();
+  EngineOptions options;
+  options.parallel = 2;
+  auto engine = start(options);
+  // The second request shares the first's prefix: scoring must not reuse it.
+  ASSERT_TRUE(engine->submit(greedy("Once upon a time", 3)).ok());
+  auto handle = engine->submit(request);
+  ASSERT_TRUE(handle.ok());
+  CollectedReply reply = collect_reply(*handle);
+  ASSERT_TRUE(reply.finish.has_value());
+  EXPECT_EQ(reply.finish->usage.completion_tokens, 3);
+  EXPECT_EQ(reply.finish->usage.cached_tokens, 0);
+  ASSERT_EQ(reply.tokens.size(), prompt_size + 3);
+  EXPECT_FALSE(reply.tokens[0].has_logprob);
+  for (size_t i = 1; i < reply.tokens.size(); ++i) EXPECT_TRUE(reply.tokens[i].has_logprob);
+  std::vector<int32_t> all = ids(reply);
+  std::vector<int32_t> generated(all.begin() + static_cast<ptrdiff_t>(prompt_size), all.end());
+  EXPECT_EQ(ids(run_alone(greedy("Once upon a time", 3))), generated);
+}
+
 }  // namespace
 }  // namespace ingot::engine

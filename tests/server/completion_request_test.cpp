@@ -7,9 +7,13 @@ namespace {
 
 using json = nlohmann::ordered_json;
 
-RequestLimits limits() { return {{"m"}, 100}; }
+RequestLimits limits() {
+  return {{"m"}, 100};
+}
 
-json minimal() { return {{"model", "m"}, {"prompt", "Once upon a time"}}; }
+json minimal() {
+  return {{"model", "m"}, {"prompt", "Once upon a time"}};
+}
 
 TEST(CompletionRequest, DefaultsAndLegacyLogprobs) {
   auto result = parse_completion_request(minimal(), limits());
@@ -28,7 +32,8 @@ TEST(CompletionRequest, DefaultsAndLegacyLogprobs) {
 TEST(CompletionRequest, PromptRules) {
   json one_item = minimal();
   one_item["prompt"] = {"text"};
-  EXPECT_TRUE(std::holds_alternative<CompletionRequest>(parse_completion_request(one_item, limits())));
+  EXPECT_TRUE(
+      std::holds_alternative<CompletionRequest>(parse_completion_request(one_item, limits())));
   for (json prompt : {json(nullptr), json(""), json({"a", "b"}), json(5)}) {
     json body = minimal();
     body["prompt"] = prompt;
@@ -39,13 +44,55 @@ TEST(CompletionRequest, PromptRules) {
 }
 
 TEST(CompletionRequest, UnsupportedFieldsAreRefused) {
-  for (const char* field : {"echo", "suffix"}) {
-    json body = minimal();
-    body[field] = field == std::string("echo") ? json(true) : json("x");
-    auto result = parse_completion_request(body, limits());
-    ASSERT_TRUE(std::holds_alternative<ApiError>(result)) << field;
-    EXPECT_EQ(std::get<ApiError>(result).param, field);
+  json body = minimal();
+  body["suffix"] = "x";
+  auto result = parse_completion_request(body, limits());
+  ASSERT_TRUE(std::holds_alternative<ApiError>(result));
+  EXPECT_EQ(std::get<ApiError>(result).param, "suffix");
+}
+
+CompletionRequest accepted(const json& body) {
+  auto result = parse_completion_request(body, limits());
+  if (auto* error = std::get_if<ApiError>(&result)) {
+    ADD_FAILURE() << error->message;
+    return {};
   }
+  return std::get<CompletionRequest>(result);
+}
+
+// lm-evaluation-harness scores a continuation with echo, logprobs and no
+// (or one) generated token, the prompt given as text or token ids.
+TEST(CompletionRequest, EchoScoringAsEvaluationHarnessesSendIt) {
+  json body = minimal();
+  body["echo"] = true;
+  body["logprobs"] = 10;
+  body["max_tokens"] = 0;
+  body["temperature"] = 0;
+  CompletionRequest request = accepted(body);
+  EXPECT_TRUE(request.echo);
+  EXPECT_EQ(*request.max_tokens, 0);
+  EXPECT_EQ(request.top_logprobs, 10);
+
+  body["prompt"] = {{1, 415, 2936}};
+  request = accepted(body);
+  EXPECT_TRUE(request.prompt.empty());
+  EXPECT_EQ(request.prompt_ids, (std::vector<int32_t>{1, 415, 2936}));
+  body["prompt"] = {1, 415};
+  EXPECT_EQ(accepted(body).prompt_ids, (std::vector<int32_t>{1, 415}));
+
+  for (json prompt : {json::array({json::array()}), json::array({1, -2}), json::array({1, 2.5}),
+                      json::array({json::array({1}), json::array({2})})}) {
+    body["prompt"] = prompt;
+    auto result = parse_completion_request(body, limits());
+    ASSERT_TRUE(std::holds_alternative<ApiError>(result)) << prompt.dump();
+    EXPECT_EQ(std::get<ApiError>(result).param, "prompt");
+  }
+  json too_many = minimal();
+  too_many["logprobs"] = 21;
+  EXPECT_TRUE(std::holds_alternative<ApiError>(parse_completion_request(too_many, limits())));
+  json negative = minimal();
+  negative["max_tokens"] = -1;
+  EXPECT_TRUE(std::holds_alternative<ApiError>(parse_completion_request(negative, limits())));
 }
 
 }  // namespace

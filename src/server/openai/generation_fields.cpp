@@ -34,7 +34,8 @@ std::optional<int64_t> n_predict(Validator& v) {
 
 }  // namespace
 
-void check_max_tokens(Validator& v, const RequestLimits& limits, GenerationFields& request) {
+void check_max_tokens(Validator& v, const RequestLimits& limits, GenerationFields& request,
+                      bool allow_zero) {
   auto legacy = v.integer("max_tokens");
   auto modern = v.integer("max_completion_tokens");
   auto llama = n_predict(v);
@@ -43,7 +44,10 @@ void check_max_tokens(Validator& v, const RequestLimits& limits, GenerationField
        {std::pair{legacy, "max_tokens"}, std::pair{modern, "max_completion_tokens"},
         std::pair{llama, "n_predict"}}) {
     if (!value) continue;
-    if (*value < 1) return v.fail(std::string("'") + name + "' must be at least 1.", name);
+    if (*value < (allow_zero ? 0 : 1)) {
+      return v.fail(std::string("'") + name + "' must be at least " + (allow_zero ? "0." : "1."),
+                    name);
+    }
     if (*value > limits.max_tokens_cap) {
       return v.fail(std::string("'") + name + "' must be at most " +
                         std::to_string(limits.max_tokens_cap) + " on this server.",

@@ -43,7 +43,9 @@ void check_model(Validator& v, const RequestLimits& limits, GenerationFields& re
 // `max_tokens` / `max_completion_tokens` / llama-server's `n_predict` (-1:
 // no limit): positive integers (not booleans) up to the cap; any two given
 // must agree.
-void check_max_tokens(Validator& v, const RequestLimits& limits, GenerationFields& request);
+// `allow_zero`: 0 asks for no token (a text completion scoring its prompt).
+void check_max_tokens(Validator& v, const RequestLimits& limits, GenerationFields& request,
+                      bool allow_zero = false);
 // temperature [0, 2], top_p (0, 1], top_k >= 0, min_p [0, 1],
 // repetition_penalty or llama-server's repeat_penalty (0, 10], equal if
 // both are given; frequency/presence_penalty [-2, 2]; seed (-1: random).

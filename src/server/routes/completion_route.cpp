@@ -9,6 +9,19 @@
 namespace ingot::server {
 namespace {
 
+std::optional<ApiError> check_token_ids(const std::vector<int32_t>& ids,
+                                        const tokenizer::Tokenizer& tokenizer) {
+  for (int32_t id : ids) {
+    if (!tokenizer.vocab().contains(id)) {
+      return invalid_request("'prompt' holds token id " + std::to_string(id) +
+                                 ", outside the vocabulary of " +
+                                 std::to_string(tokenizer.vocab().size()) + " tokens.",
+                             "prompt");
+    }
+  }
+  return std::nullopt;
+}
+
 asio::awaitable<void> serve_completion(HttpExchange& exchange, ServingContext& context) {
   auto body = parse_json_body(exchange.request().body());
   if (auto* error = std::get_if<ApiError>(&body)) {
@@ -23,11 +36,26 @@ asio::awaitable<void> serve_completion(HttpExchange& exchange, ServingContext& c
   }
   const CompletionRequest& request = std::get<CompletionRequest>(parsed);
   engine::GenerationRequest generation;
-  generation.prompt = tokenize_prompt(request.prompt, context);
+  if (request.prompt_ids.empty()) {
+    generation.prompt = tokenize_prompt(request.prompt, context);
+  } else if (auto error = check_token_ids(request.prompt_ids, *context.tokenizer)) {
+    co_await exchange.respond_error(std::move(*error));
+    co_return;
+  } else {
+    generation.prompt = request.prompt_ids;
+  }
   generation.sampling = sampling_for(request, context);
   generation.max_tokens = static_cast<int32_t>(*request.max_tokens);
   generation.stop = request.stop;
-  co_await submit_and_reply(exchange, context, std::move(generation), request, ReplyShape::kText);
+  // Echo with logprobs scores the prompt: what evaluation harnesses read.
+  if (request.echo && request.logprobs) generation.prompt_logprobs = request.top_logprobs;
+  std::string prompt_text =
+      request.prompt_ids.empty() ? request.prompt : context.tokenizer->decode(request.prompt_ids);
+  TextEcho echo;
+  echo.prompt_bytes = prompt_text.size();
+  if (request.echo) echo.prompt = std::move(prompt_text);
+  co_await submit_and_reply(exchange, context, std::move(generation), request, ReplyShape::kText,
+                            {}, std::move(echo));
 }
 
 }  // namespace

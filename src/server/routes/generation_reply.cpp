@@ -6,6 +6,7 @@
 #include "chat/tool_calls/tool_call_id.h"
 #include "chat/tool_calls/tool_call_stream.h"
 #include "server/engine_events.h"
+#include "server/openai/completion_response.h"
 
 namespace ingot::server {
 namespace {
@@ -20,6 +21,8 @@ struct ReplyOptions {
   bool top_logprobs = false;
   CompletionIdentity identity;
   ToolCallReading tool_calls;
+  TextEcho echo;
+  bool scores_prompt = false;  // the engine sends the prompt's tokens (echo with logprobs)
 
   tools::ToolCallIdGenerator call_ids() const {
     return tools::ToolCallIdGenerator(tool_calls.id_seed, tools::id_style_for(*tool_calls.family));
@@ -36,7 +39,9 @@ ordered_json finish_reason_json(engine::FinishReason reason, size_t calls) {
 class ReplyWriter {
  public:
   ReplyWriter(const ReplyOptions& options, const tokenizer::Tokenizer& tokenizer)
-      : options_(options), tokenizer_(tokenizer) {}
+      : options_(options),
+        tokenizer_(tokenizer),
+        text_offset_(options.echo.prompt ? 0 : options.echo.prompt_bytes) {}
 
   ordered_json chunk(ordered_json delta, const ordered_json& finish_reason,
                      const std::vector<engine::GeneratedToken>* tokens) const {
@@ -112,13 +117,33 @@ class ReplyWriter {
     return json;
   }
 
+  // The chat shape, or the legacy completions shape, whose text offsets
+  // run on from chunk to chunk.
   ordered_json logprobs(const std::vector<engine::GeneratedToken>& tokens) const {
-    return logprobs_json(tokens, options_.top_logprobs,
-                         [this](int32_t id) { return tokenizer_.token_to_piece(id); });
+    auto piece_of = [this](int32_t id) { return tokenizer_.token_to_piece(id); };
+    if (options_.shape == ReplyShape::kText) {
+      return legacy_logprobs_json(
+          tokens, piece_of, [this](const auto& t) { return text_bytes(t); }, text_offset_);
+    }
+    return logprobs_json(tokens, options_.top_logprobs, piece_of);
+  }
+
+  // What a token adds to the reply's text: nothing for a hidden control
+  // token (an echoed BOS), its piece less the space prefix for the first
+  // visible token of an echoed prompt.
+  size_t text_bytes(const engine::GeneratedToken& token) const {
+    if (tokenizer_.vocab().type(token.id) == tokenizer::TokenType::kControl) return 0;
+    size_t bytes = token.piece.size();
+    bool drops_space = at_text_start_ && tokenizer_.vocab().add_space_prefix() &&
+                       !token.piece.empty() && token.piece[0] == ' ';
+    at_text_start_ = false;
+    return drops_space ? bytes - 1 : bytes;
   }
 
   const ReplyOptions& options_;
   const tokenizer::Tokenizer& tokenizer_;
+  mutable size_t text_offset_;
+  mutable bool at_text_start_ = options_.echo.prompt.has_value();
 };
 
 void record_usage(HttpExchange& exchange, ServingContext& context, const engine::Usage& usage) {
@@ -152,8 +177,10 @@ ApiError generation_failed(const Error& error) {
 }
 
 asio::awaitable<void> reply_whole(HttpExchange& exchange, ServingContext& context,
-                                  EngineEvents& events, const ReplyWriter& writer) {
+                                  EngineEvents& events, const ReplyWriter& writer,
+                                  const ReplyOptions& options) {
   engine::CollectedReply reply;
+  if (options.echo.prompt) reply.content = *options.echo.prompt;
   for (;;) {
     std::optional<engine::Event> event = co_await events.next();
     if (!event) {
@@ -226,6 +253,14 @@ asio::awaitable<void> reply_stream(HttpExchange& exchange, ServingContext& conte
       co_return;
     }
   }
+  // An echo without scores goes first; with scores, it rides with them.
+  if (options.echo.prompt && !options.scores_prompt) {
+    ordered_json echo = {{"content", *options.echo.prompt}};
+    if (!co_await exchange.send_event(dump(writer.chunk(echo, nullptr, nullptr)))) {
+      record_cancelled(exchange, context);
+      co_return;
+    }
+  }
   for (;;) {
     std::optional<engine::Event> event = co_await events.next();
     if (!event) {
@@ -234,6 +269,7 @@ asio::awaitable<void> reply_stream(HttpExchange& exchange, ServingContext& conte
     }
     if (auto* text = std::get_if<engine::TextEvent>(&*event)) {
       bool ok = true;
+      if (text->prompt && options.echo.prompt) text->content = *options.echo.prompt;
       if (!text->reasoning.empty()) {
         ordered_json delta = {{"reasoning_content", text->reasoning}};
         ok = co_await exchange.send_event(dump(writer.chunk(delta, nullptr, nullptr)));
@@ -314,9 +350,11 @@ ReplyOptions reply_options(const GenerationFields& request, ReplyShape shape,
 asio::awaitable<void> submit_and_reply(HttpExchange& exchange, ServingContext& context,
                                        engine::GenerationRequest generation,
                                        const GenerationFields& request, ReplyShape shape,
-                                       ToolCallReading tool_calls) {
+                                       ToolCallReading tool_calls, TextEcho echo) {
   ReplyOptions options = reply_options(request, shape, context);
   options.tool_calls = tool_calls;
+  options.scores_prompt = generation.prompt_logprobs >= 0;
+  options.echo = std::move(echo);
   Result<engine::RequestHandle> handle = context.engine->submit(std::move(generation));
   if (!handle.ok()) {
     ApiError error = admission_error(handle.error());
@@ -330,7 +368,7 @@ asio::awaitable<void> submit_and_reply(HttpExchange& exchange, ServingContext& c
   if (options.stream) {
     co_await reply_stream(exchange, context, events, writer, options);
   } else {
-    co_await reply_whole(exchange, context, events, writer);
+    co_await reply_whole(exchange, context, events, writer, options);
   }
 }
 

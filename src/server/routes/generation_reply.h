@@ -2,8 +2,10 @@
 // Answers a submitted generation, whole or as a Server-Sent Events stream,
 // in the shape of a chat completion or a text completion.
 
+#include <cstddef>
 #include <cstdint>
 #include <optional>
+#include <string>
 
 #include "chat/tool_calls/tool_call_family.h"
 #include "engine/request_handle.h"
@@ -24,12 +26,19 @@ struct ToolCallReading {
   uint64_t id_seed = 0;
 };
 
+// How a text completion's reply begins: with its prompt (echo), and where
+// its logprobs' text offsets start (after the prompt, without echo).
+struct TextEcho {
+  std::optional<std::string> prompt;
+  size_t prompt_bytes = 0;
+};
+
 // Submits `generation` to the engine and answers it in `shape`: a refusal
 // (full queue, context exceeded, shutting down) before any reply byte,
 // else the whole reply or its event stream as `request` asked.
 asio::awaitable<void> submit_and_reply(HttpExchange& exchange, ServingContext& context,
                                        engine::GenerationRequest generation,
                                        const GenerationFields& request, ReplyShape shape,
-                                       ToolCallReading tool_calls = {});
+                                       ToolCallReading tool_calls = {}, TextEcho echo = {});
 
 }  // namespace ingot::server
