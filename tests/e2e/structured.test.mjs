@@ -81,13 +81,18 @@ test('a GBNF grammar decides the reply', { skip }, async () => {
 });
 
 test('what cannot be enforced is a 400 naming it', { skip }, async () => {
+  const unenforceable = { type: 'object', patternProperties: { '^a': {} } };
+  // Not strict: dropped, and named in a header.
+  const { data, response } = await session.client.chat.completions.create({
+    model, messages, max_tokens: 4,
+    response_format: { type: 'json_schema', json_schema: { name: 'x', schema: unenforceable } },
+  }).withResponse();
+  assert.equal(data.object, 'chat.completion');
+  assert.equal(response.headers.get('x-ingot-relaxed'), 'response_format.json_schema.schema#: patternProperties');
   await assert.rejects(
     session.client.chat.completions.create({
       model, messages, max_tokens: 4,
-      response_format: {
-        type: 'json_schema',
-        json_schema: { name: 'x', schema: { type: 'object', patternProperties: { '^a': {} } } },
-      },
+      response_format: { type: 'json_schema', json_schema: { name: 'x', strict: true, schema: unenforceable } },
     }),
     (error) => error instanceof OpenAI.BadRequestError &&
       error.param === 'response_format.json_schema.schema' && /patternProperties/.test(error.message));

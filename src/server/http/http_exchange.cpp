@@ -31,6 +31,7 @@ asio::awaitable<void> HttpExchange::respond(
   http::response<http::string_body> response{status, request_.version()};
   response.set(http::field::server, "ingot");
   response.set(http::field::content_type, std::string(content_type));
+  for (auto& [name, value] : extra_headers_) response.set(name, value);
   for (auto& [name, value] : headers) response.set(name, value);
   response.keep_alive(keep_alive_);
   response.body() = std::move(body);
@@ -59,10 +60,12 @@ asio::awaitable<void> HttpExchange::respond_error(
 asio::awaitable<bool> HttpExchange::begin_event_stream() {
   responded_ = streaming_ = true;
   record_.status = 200;
+  std::string extra;
+  for (const auto& [name, value] : extra_headers_) extra += fmt::format("{}: {}\r\n", name, value);
   std::string head = fmt::format(
       "HTTP/1.1 200 OK\r\nServer: ingot\r\nContent-Type: text/event-stream; charset=utf-8\r\n"
-      "Cache-Control: no-cache\r\nTransfer-Encoding: chunked\r\nConnection: {}\r\n\r\n",
-      keep_alive_ ? "keep-alive" : "close");
+      "Cache-Control: no-cache\r\nTransfer-Encoding: chunked\r\n{}Connection: {}\r\n\r\n",
+      extra, keep_alive_ ? "keep-alive" : "close");
   co_return co_await write_raw(std::move(head));
 }
 

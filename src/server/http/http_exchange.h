@@ -49,6 +49,11 @@ class HttpExchange {
   asio::awaitable<bool> send_event(std::string_view data);
   asio::awaitable<void> end_event_stream();
 
+  // A header every response of this exchange carries, whole or streamed.
+  void add_header(std::string name, std::string value) {
+    extra_headers_.emplace_back(std::move(name), std::move(value));
+  }
+
   bool responded() const { return responded_; }
   bool keep_alive() const { return keep_alive_ && !failed_; }
   bool client_gone() const { return failed_; }
@@ -65,6 +70,7 @@ class HttpExchange {
   bool streaming_ = false;
   bool failed_ = false;
   AccessRecord record_;
+  std::vector<std::pair<std::string, std::string>> extra_headers_;
   std::chrono::steady_clock::time_point started_ = std::chrono::steady_clock::now();
 };
 

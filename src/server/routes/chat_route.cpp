@@ -1,6 +1,11 @@
 // POST /v1/chat/completions: validate, render, tokenize, admit, answer.
 // Every refusal happens here, before the first byte of a reply is written.
 
+#include <spdlog/spdlog.h>
+
+#include <string>
+#include <vector>
+
 #include "server/openai/chat_request.h"
 #include "server/openai/json_body.h"
 #include "server/routes/generation_reply.h"
@@ -10,6 +15,31 @@
 namespace ingot::server {
 
 namespace {
+
+// Headers are bounded; the log line is not.
+constexpr size_t kMaxRelaxedHeader = 2048;
+
+// The schema assertions dropped for this request, in a response header and
+// a log line, so that a client can tell what the grammar did not enforce.
+void announce_relaxed(HttpExchange& exchange, const std::vector<std::string>& relaxed) {
+  std::string all;
+  for (const std::string& entry : relaxed) all += (all.empty() ? "" : ", ") + entry;
+  spdlog::info("schema relaxed: {}", all);
+  std::string header;
+  size_t shown = 0;
+  for (const std::string& entry : relaxed) {
+    if (header.size() + entry.size() + 2 > kMaxRelaxedHeader) break;
+    header += (header.empty() ? "" : ", ") + entry;
+    ++shown;
+  }
+  if (shown < relaxed.size())
+    header += " (and " + std::to_string(relaxed.size() - shown) + " more)";
+  // Header values carry no control characters; a property name might.
+  for (char& c : header) {
+    if (static_cast<unsigned char>(c) < 0x20 || c == 0x7f) c = ' ';
+  }
+  exchange.add_header("x-ingot-relaxed", std::move(header));
+}
 
 asio::awaitable<void> serve_chat(HttpExchange& exchange, ServingContext& context) {
   auto body = parse_json_body(exchange.request().body());
@@ -30,6 +60,7 @@ asio::awaitable<void> serve_chat(HttpExchange& exchange, ServingContext& context
     co_return;
   }
   ChatGeneration& ready = std::get<ChatGeneration>(generation);
+  if (!ready.relaxed.empty()) announce_relaxed(exchange, ready.relaxed);
   ToolCallReading tool_calls;
   tool_calls.family = ready.tool_call_family;
   tool_calls.id_seed = ready.generation.sampling.seed;

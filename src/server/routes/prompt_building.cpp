@@ -100,6 +100,7 @@ std::variant<ChatGeneration, ApiError> build_chat_generation(const ChatRequest& 
   if (auto& reply_grammar = std::get<std::optional<ReplyGrammar>>(constraint)) {
     generation.sampling.grammar = std::move(reply_grammar->grammar);
     generation.sampling.grammar_triggers = std::move(reply_grammar->triggers);
+    result.relaxed = std::move(reply_grammar->relaxed);
   }
   if (context.reasoning_tags) {
     generation.reasoning = *context.reasoning_tags;

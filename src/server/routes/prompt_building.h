@@ -19,6 +19,8 @@ struct ChatGeneration {
   // Set when the request offers tools: the reply is parsed for calls
   // written in this family's syntax.
   std::optional<chat::tool_calls::ToolCallFamily> tool_call_family;
+  // Schema assertions dropped to make the reply's grammar (reply_grammar.h).
+  std::vector<std::string> relaxed;
 };
 
 // Renders the chat template (ChatML when the model has none) with the

@@ -1,6 +1,7 @@
 #include "server/routes/reply_grammar.h"
 
 #include "sampling/grammar/json_schema_grammar.h"
+#include "sampling/grammar/schema_relaxation.h"
 #include "sampling/grammar/tool_call_grammar.h"
 
 namespace ingot::server {
@@ -8,6 +9,15 @@ namespace {
 
 namespace grammar = sampling::grammar;
 using GrammarOrError = std::variant<std::optional<ReplyGrammar>, ApiError>;
+
+// `schema` without the assertions a grammar cannot express; each one
+// dropped is named in `relaxed`, prefixed with `where`.
+nlohmann::ordered_json relaxed_schema(const nlohmann::ordered_json& schema,
+                                      const std::string& where, std::vector<std::string>& relaxed) {
+  grammar::RelaxedSchema result = grammar::relax_schema(schema);
+  for (const std::string& dropped : result.dropped) relaxed.push_back(where + dropped);
+  return std::move(result.schema);
+}
 
 GrammarOrError compiled(GrammarCache& grammars, const std::string& gbnf, const std::string& param,
                         const char* code) {
@@ -17,27 +27,50 @@ GrammarOrError compiled(GrammarCache& grammars, const std::string& gbnf, const s
         "'" + param + "' does not give a usable grammar: " + parsed.error().describe(), param,
         code);
   }
-  return ReplyGrammar{std::move(parsed).value(), {}};
+  return ReplyGrammar{std::move(parsed).value(), {}, {}};
 }
 
 GrammarOrError schema_grammar(const ResponseFormat& format, GrammarCache& grammars) {
   // A json_schema without a schema accepts any JSON value.
   nlohmann::ordered_json schema =
       format.schema.is_null() ? nlohmann::ordered_json::object() : format.schema;
+  std::vector<std::string> relaxed;
+  if (!format.strict)
+    schema = relaxed_schema(schema, "response_format.json_schema.schema", relaxed);
   auto gbnf = grammar::json_schema_to_gbnf(schema);
   if (!gbnf.ok()) {
     return invalid_request(
         "'response_format.json_schema.schema' cannot be enforced: " + gbnf.error().message(),
         "response_format.json_schema.schema", "unsupported_schema");
   }
-  return compiled(grammars, *gbnf, "response_format.json_schema.schema", "unsupported_schema");
+  GrammarOrError result =
+      compiled(grammars, *gbnf, "response_format.json_schema.schema", "unsupported_schema");
+  if (auto* ready = std::get_if<std::optional<ReplyGrammar>>(&result)) {
+    (*ready)->relaxed = std::move(relaxed);
+  }
+  return result;
+}
+
+// Each tool's parameters, relaxed unless the tool asks to be strict.
+nlohmann::ordered_json relaxed_tools(const nlohmann::ordered_json& tools,
+                                     std::vector<std::string>& relaxed) {
+  nlohmann::ordered_json out = tools;
+  for (size_t i = 0; i < out.size(); ++i) {
+    nlohmann::ordered_json& function = out[i]["function"];
+    if (!function.is_object() || !function.contains("parameters")) continue;
+    if (function.value("strict", false) == true) continue;
+    function["parameters"] = relaxed_schema(function["parameters"],
+                                            "tools[" + std::to_string(i) + "].parameters", relaxed);
+  }
+  return out;
 }
 
 GrammarOrError tool_grammar(const ChatRequest& request, chat::tool_calls::ToolCallFamily family,
                             GrammarCache& grammars) {
   grammar::ToolCallGrammarOptions options;
   options.family = family;
-  options.tools = request.tools;
+  std::vector<std::string> relaxed;
+  options.tools = relaxed_tools(request.tools, relaxed);
   options.parallel_tool_calls = request.parallel_tool_calls;
   switch (request.tool_choice.mode) {
     case ToolChoice::Mode::kRequired:
@@ -60,6 +93,7 @@ GrammarOrError tool_grammar(const ChatRequest& request, chat::tool_calls::ToolCa
   GrammarOrError result = compiled(grammars, call->gbnf, "tools", "unsupported_schema");
   if (auto* ready = std::get_if<std::optional<ReplyGrammar>>(&result)) {
     (*ready)->triggers = call->triggers;
+    (*ready)->relaxed = std::move(relaxed);
   }
   return result;
 }

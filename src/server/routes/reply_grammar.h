@@ -3,8 +3,11 @@
 // `response_format` json_object / json_schema, llama-server's `grammar`,
 // or a tool call that `tool_choice` requires (or, with "auto", one armed
 // when the model opens a call). Compiling happens here, before admission,
-// so a schema keyword ingot cannot enforce or a malformed grammar is a 400
-// naming it and never a reply that ignores it.
+// so a malformed grammar is a 400 naming it and never a reply that ignores
+// it. A schema ingot cannot wholly enforce is a 400 naming the keyword only
+// when the caller asked for strict enforcement (`strict: true` on the
+// response format or the tool); otherwise what cannot be enforced is
+// dropped, and named in `relaxed`.
 
 #include <memory>
 #include <optional>
@@ -25,6 +28,9 @@ struct ReplyGrammar {
   // Empty: the grammar holds from the first token. Else decoding is free
   // until one of these appears, and the grammar holds from there.
   std::vector<std::string> triggers;
+  // The assertions dropped from tool and non-strict response schemas to
+  // make them enforceable, each "where#/pointer: what" (schema_relaxation.h).
+  std::vector<std::string> relaxed;
 };
 
 // No grammar (std::nullopt) when the reply is free text. `tool_family` is
