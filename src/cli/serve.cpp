@@ -6,6 +6,7 @@
 #include <cstdio>
 #include <cstdlib>
 #include <filesystem>
+#include <optional>
 
 #include "cli/commands.h"
 #include "cli/loaded_model.h"
@@ -13,6 +14,7 @@
 #include "model/model.h"
 #include "server/http/http_server.h"
 #include "server/metrics.h"
+#include "server/prompt_preparation.h"
 #include "server/routes/routes.h"
 #include "tokenizer/tokenizer.h"
 
@@ -28,6 +30,7 @@ struct ServeOptions {
   size_t max_body_mib = 8;
   double shutdown_timeout_s = 10;
   std::string api_key;
+  size_t prompt_threads = 2;
 };
 
 int serve(ServeOptions options) {
@@ -69,6 +72,13 @@ int serve(ServeOptions options) {
       std::chrono::milliseconds(static_cast<int64_t>(options.shutdown_timeout_s * 1000));
 
   server::HttpServer http(options.http, server::build_routes(context));
+  // Declared after the server so that it joins while the io_context its
+  // work posts back to still exists.
+  std::optional<server::PromptPool> prompts;
+  if (options.prompt_threads > 0) {
+    prompts.emplace(options.prompt_threads);
+    context.prompts = &*prompts;
+  }
   if (Status listening = http.listen(); !listening.ok()) {
     std::fprintf(stderr, "ingot serve: %s\n", listening.error().describe().c_str());
     return 1;
@@ -125,6 +135,10 @@ void register_serve(CLI::App& app, int& exit_code) {
   command->add_option("-t,--threads", options->engine.threads, "Compute threads (0: one per core)")
       ->capture_default_str();
   command->add_option("--max-body", options->max_body_mib, "Largest request body, MiB")
+      ->capture_default_str();
+  command
+      ->add_option("--prompt-threads", options->prompt_threads,
+                   "Threads rendering and tokenizing prompts (0: the I/O thread)")
       ->capture_default_str();
   command
       ->add_option("--max-tokens", options->defaults.max_tokens,

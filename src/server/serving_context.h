@@ -15,6 +15,7 @@
 #include "sampling/params.h"
 #include "server/grammar_cache.h"
 #include "server/metrics.h"
+#include "server/prompt_preparation.h"
 #include "tokenizer/tokenizer.h"
 
 namespace ingot::server {
@@ -46,6 +47,11 @@ struct ServingContext {
   // response_format, grammar and tool-call grammars; a cache, so mutable
   // even in a context the routes only read.
   mutable GrammarCache grammars;
+  // Where prompts are rendered and tokenized; null: on the I/O thread
+  // itself (tests, and `--prompt-threads 0` to measure the difference).
+  PromptPool* prompts = nullptr;
+  // Requests reach the engine in arrival order (I/O thread only).
+  AdmissionOrder admission;
   std::atomic<bool> ready{false};
 
   std::vector<std::string> model_ids() const {

@@ -54,8 +54,11 @@ asio::awaitable<void> serve_chat(HttpExchange& exchange, ServingContext& context
     co_return;
   }
   const ChatRequest& request = std::get<ChatRequest>(parsed);
-  auto generation = build_chat_generation(request, context);
+  AdmissionOrder::Ticket ticket = context.admission.take();
+  auto generation = co_await off_io_thread(
+      context, exchange, [&request, &context] { return build_chat_generation(request, context); });
   if (auto* error = std::get_if<ApiError>(&generation)) {
+    ticket.release();
     co_await exchange.respond_error(std::move(*error));
     co_return;
   }
@@ -64,8 +67,9 @@ asio::awaitable<void> serve_chat(HttpExchange& exchange, ServingContext& context
   ToolCallReading tool_calls;
   tool_calls.family = ready.tool_call_family;
   tool_calls.id_seed = ready.generation.sampling.seed;
+  co_await ticket.wait_turn();
   co_await submit_and_reply(exchange, context, std::move(ready.generation), request,
-                            ReplyShape::kChat, tool_calls);
+                            ReplyShape::kChat, tool_calls, {}, std::move(ticket));
 }
 
 }  // namespace

@@ -350,12 +350,14 @@ ReplyOptions reply_options(const GenerationFields& request, ReplyShape shape,
 asio::awaitable<void> submit_and_reply(HttpExchange& exchange, ServingContext& context,
                                        engine::GenerationRequest generation,
                                        const GenerationFields& request, ReplyShape shape,
-                                       ToolCallReading tool_calls, TextEcho echo) {
+                                       ToolCallReading tool_calls, TextEcho echo,
+                                       AdmissionOrder::Ticket ticket) {
   ReplyOptions options = reply_options(request, shape, context);
   options.tool_calls = tool_calls;
   options.scores_prompt = generation.prompt_logprobs >= 0;
   options.echo = std::move(echo);
   Result<engine::RequestHandle> handle = context.engine->submit(std::move(generation));
+  ticket.release();
   if (!handle.ok()) {
     ApiError error = admission_error(handle.error());
     auto headers = retry_after(error);

@@ -35,10 +35,12 @@ struct TextEcho {
 
 // Submits `generation` to the engine and answers it in `shape`: a refusal
 // (full queue, context exceeded, shutting down) before any reply byte,
-// else the whole reply or its event stream as `request` asked.
+// else the whole reply or its event stream as `request` asked. `ticket` is
+// released once the engine has taken (or refused) the request.
 asio::awaitable<void> submit_and_reply(HttpExchange& exchange, ServingContext& context,
                                        engine::GenerationRequest generation,
                                        const GenerationFields& request, ReplyShape shape,
-                                       ToolCallReading tool_calls = {}, TextEcho echo = {});
+                                       ToolCallReading tool_calls = {}, TextEcho echo = {},
+                                       AdmissionOrder::Ticket ticket = {});
 
 }  // namespace ingot::server

@@ -4,10 +4,12 @@
 
 #include <optional>
 #include <string>
+#include <type_traits>
 #include <variant>
 
 #include "engine/generation_request.h"
 #include "server/api_error.h"
+#include "server/http/http_exchange.h"
 #include "server/openai/chat_request.h"
 #include "server/serving_context.h"
 
@@ -31,6 +33,15 @@ std::variant<ChatGeneration, ApiError> build_chat_generation(const ChatRequest& 
 // Tokenizes text the way a prompt is: BOS as the model asks unless the text
 // already starts with it, special tokens parsed.
 std::vector<int32_t> tokenize_prompt(const std::string& text, const ServingContext& context);
+
+// Runs `work` (rendering, tokenizing) on the context's prompt pool and
+// resumes on the exchange's executor; inline where there is no pool.
+template <class Work>
+asio::awaitable<std::invoke_result_t<Work>> off_io_thread(ServingContext& context,
+                                                          HttpExchange& exchange, Work work) {
+  if (context.prompts == nullptr) co_return work();
+  co_return co_await context.prompts->run(exchange.stream().get_executor(), std::move(work));
+}
 
 // Request fields over server defaults.
 sampling::SamplingParams sampling_for(const GenerationFields& request,

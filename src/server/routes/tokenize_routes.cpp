@@ -4,6 +4,7 @@
 
 #include "server/openai/chat_response.h"
 #include "server/openai/json_body.h"
+#include "server/routes/prompt_building.h"
 #include "server/routes/routes.h"
 
 namespace ingot::server {
@@ -31,7 +32,9 @@ asio::awaitable<void> serve_tokenize(HttpExchange& exchange, ServingContext& con
   bool add_special = json.value("add_special", false);
   bool with_pieces = json.value("with_pieces", false);
   std::vector<int32_t> ids =
-      context.tokenizer->encode(json["content"].get<std::string>(), add_special, true);
+      co_await off_io_thread(context, exchange, [&json, &context, add_special] {
+        return context.tokenizer->encode(json["content"].get<std::string>(), add_special, true);
+      });
   ordered_json tokens = ordered_json::array();
   for (int32_t id : ids) {
     if (with_pieces) {
@@ -72,7 +75,9 @@ asio::awaitable<void> serve_detokenize(HttpExchange& exchange, ServingContext& c
     co_await exchange.respond_error(std::move(*problem));
     co_return;
   }
-  ordered_json reply = {{"content", context.tokenizer->decode(ids)}};
+  std::string text = co_await off_io_thread(
+      context, exchange, [&ids, &context] { return context.tokenizer->decode(ids); });
+  ordered_json reply = {{"content", std::move(text)}};
   co_await exchange.respond(http::status::ok, dump(reply), "application/json");
 }
 
