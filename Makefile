@@ -10,7 +10,9 @@ RELEASE := build/release
 ASAN := build/asan
 DEFAULT_MODEL := build/default-model/ingot-default-qwen3.gguf
 
-.PHONY: deps build build-asan test test-release test-asan serve bench format default-model
+SECONDS ?= 60
+
+.PHONY: deps build build-asan test test-release test-asan serve bench fuzz format default-model
 
 deps:
 	@scripts/install-deps
@@ -44,6 +46,11 @@ endif
 
 bench: build
 	scripts/bench $(RELEASE)
+
+# Each fuzz target for SECONDS seconds (clang, libFuzzer, ASan and UBSan);
+# `make test` replays the saved corpora.
+fuzz: deps
+	scripts/fuzz $(SECONDS)
 
 format:
 	@git ls-files '*.cpp' '*.h' | xargs clang-format -i

@@ -268,7 +268,9 @@ Outcome PythonTagCallParser::finish() {
           builtin_arguments(std::string_view(text_).substr(dot + kBuiltinCall.size()));
       if (!arguments) return Outcome::failed();
       sink_.open_call(text_.substr(0, dot));
-      sink_.append_arguments(arguments->dump());
+      // A reply's bytes need not be UTF-8: replaced, never thrown on.
+      sink_.append_arguments(
+          arguments->dump(-1, ' ', false, nlohmann::ordered_json::error_handler_t::replace));
       return Outcome::done();
     }
   }
