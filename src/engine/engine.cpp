@@ -171,10 +171,10 @@ void Engine::score_prompts(const model::Logits& logits) {
   }
 }
 
-// Every row's token, drawn on the thread pool: sampling one slot over a
-// 152k vocabulary costs 0.06 ms with the default chain and ~0.9 ms with
-// top-p alone, and the pool's other threads were idle while the engine
-// thread sampled the slots one after another. A grammar slot masks through
+// Every row's token, drawn on the thread pool: sampling a slot over a
+// large vocabulary (top-p above all) is not free, and the pool's other
+// threads would be idle while the engine thread sampled the slots one
+// after another. A grammar slot masks through
 // the shared masker, so a step with one draws every row here.
 void Engine::draw_tokens(const model::Logits& logits) {
   auto draw = [&](int64_t row) {

@@ -68,9 +68,8 @@ inline int64_t interleaved_groups(int64_t cols) {
 // The bytes of a group's header (scales) and quants, and whether a row
 // holds every group's quants, then every group's header (its quant vectors
 // then start on cache lines), or each group's header before its quants.
-// Only Q6_K keeps its headers apart: for Q4_0 (288-byte groups) it
-// measured +3-6% on qwen2.5-0.5b decoding 4 sequences, -3-0% on
-// llama3.2-1b; for Q8_0 decode lost 3-9%.
+// Only Q6_K keeps its headers apart: for Q4_0 and Q8_0 it measured no
+// steady gain (docs/performance.md, "Tried and not kept").
 struct GroupLayout {
   size_t header_bytes;
   size_t quant_bytes;

@@ -174,10 +174,9 @@ struct Q4KGroups {
 // and float epilogue: the even sub-blocks (activation vectors 0-3), then
 // the odd ones (4-7). The values are unsigned 0..63; the -32 offset is
 // -32 times each sub-block's activation sum, from the activations' half
-// and whole negated sums, and seeds the integer sums. Against the
-// block-at-a-time kernel (vpmaddubsw and vpdpwssd, two instructions per 64
-// products) in the kernel bench, side by side: 4 tokens in L2 1.3-1.7x,
-// decode from memory 1.25x; llama3.2-1b Q4_K_M decoding 4 sequences ~3%.
+// and whole negated sums, and seeds the integer sums. It replaces the
+// block-at-a-time kernel's two instructions per 64 products (vpmaddubsw
+// and vpdpwssd) with one vpdpbusd.
 struct Q6KGroups {
   static constexpr GroupLayout kLayout = group_layout(ElementType::kQ6_K);
 
@@ -261,17 +260,16 @@ struct Q6KGroups {
 // kLayout (kernels/interleave.h) and accumulate<R, T>(quants, to_header,
 // xs, acc), which adds one group's products to acc (row r's header is at
 // quants[r] + to_header).
-// accumulate is forced inline: called, it kept acc in memory and 1-token
-// Q4_0 ran 8% slower in the kernel bench.
+// accumulate is forced inline: called, it kept acc in memory, which made
+// the 1-token kernel slower.
 template <class G>
 struct Interleaved {
   static constexpr int kRows = 4;
   static constexpr int kTokens = 3;
   static constexpr int kDecodeRows = 8;
-  // 2 to 4 tokens: micro-tiles of 6 rows x 2 tokens. For 4 tokens that beat
-  // 4 x 3 then 4 x 1 (which reads every group twice and, for Q4_0, unpacks
-  // every nibble twice): Q4_0 10-20% in the kernel bench, Q8_0 +5-7% on
-  // qwen2.5 with 4 sequences.
+  // 2 to 4 tokens: micro-tiles of 6 rows x 2 tokens. For 4 tokens that
+  // beats 4 x 3 then 4 x 1, which reads every group twice and, for Q4_0,
+  // unpacks every nibble twice (docs/performance.md).
   static constexpr int kSmallBatchRows = kInterleavedSmallBatchRows;
 
   template <int R, int T>

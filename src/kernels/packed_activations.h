@@ -52,8 +52,7 @@ class PackedActivations {
  private:
   // The interleaved rows start on cache lines (a group is 10 lines): the
   // kernels load every activation vector whole, and a 64-byte load across
-  // two lines costs two. Unaligned, the 4-token Q4_0 micro-tile took ~12%
-  // longer per group in L1.
+  // two lines costs two.
   struct alignas(64) CacheLine {
     uint8_t bytes[64];
   };

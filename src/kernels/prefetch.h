@@ -10,15 +10,14 @@
 // Rows are consecutive, so those R rows are one span, asked for in equal
 // shares over the micro-tile's steps: one stream for the hardware
 // prefetcher and one pointer in the loop. Asking row by row (R streams,
-// whose offsets spilled to the stack) cost the 4-token Q4_0 micro-tile
-// ~15% in L1 and decode 15-20% on qwen2.5-0.5b Q4_0 (ingot bench, side by
-// side).
+// whose offsets spilled to the stack) was slower both in the micro-tile
+// and in decode.
 //
 // The prefetches are non-temporal: decode reads each weight once per step,
 // and NTA lines pass through without evicting the activations and the KV
-// cache. On Zen 5 that lifted decode 2-8% and the decode of 4 sequences
-// 2-14%; prefill, whose later token tiles read the rows again from cache,
-// measured the same either way. T0 and T1 were slower for every shape.
+// cache, which made decode faster; prefill, whose later token tiles read
+// the rows again from cache, is the same either way. T0 and T1 were
+// slower for every shape.
 
 #include <immintrin.h>
 
@@ -53,10 +52,9 @@ inline void prefetch_bytes(const void* p, size_t bytes) {
 }
 
 // Row by row: the `bytes` at `offset` into each of R rows, `ahead` bytes
-// further on. The float kernels prefetch this way: F16 decode on
-// qwen2.5-0.5b ran at 64 t/s with the span against 74-77 row by row
-// (median of 5 side-by-side rounds each). Their rows are 2-4x longer than
-// the quantized types' for the same columns, and the span asks for a later
+// further on. The float kernels prefetch this way, which measured faster
+// for them than the span: their rows are several times longer than the
+// quantized types' for the same columns, and the span asks for a later
 // row's first lines only late in the tile.
 template <int R, class Row>
 inline void prefetch_rows_ahead(const Row* const* rows, size_t ahead, size_t offset, size_t bytes) {

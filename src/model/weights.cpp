@@ -160,12 +160,10 @@ double gib(uint64_t bytes) {
 
 // Every matrix the kernels stream moves into one huge-page arena: decode
 // reads each weight once per step, and over 4 KiB file pages every few KiB
-// of weights cost a TLB miss and a page walk (F16 decode gained ~15% from
-// the copy). Q4_0, Q8_0, Q4_K and Q6_K move interleaved where the AVX-512 path reads
-// that layout; the rest move as they are. A model too large for the
-// machine's memory stays in its file map, where the kernel can page it, and
-// so does every model with INGOT_KEEP_WEIGHTS_MAPPED=1 (processes serving
-// one file then share its page cache).
+// of weights cost a TLB miss and a page walk. Q4_0, Q8_0, Q4_K and Q6_K move interleaved where the
+// AVX-512 path reads that layout; the rest move as they are. A model too large for the machine's
+// memory stays in its file map, where the kernel can page it, and so does every model with
+// INGOT_KEEP_WEIGHTS_MAPPED=1 (processes serving one file then share its page cache).
 void move_matrices_to_arena(ModelWeights& weights) {
   if (const char* keep = std::getenv("INGOT_KEEP_WEIGHTS_MAPPED");
       keep != nullptr && *keep != '\0' && std::string_view(keep) != "0") {

@@ -43,8 +43,8 @@ class Candidates {
   // cutting gives, but only the tokens around the cut get sorted: the
   // others keep their order, which the draw does not care about. A flat
   // distribution's nucleus spans most of the vocabulary, and sorting all of
-  // it cost 12 ms per token on Qwen's 152k while every other sequence of
-  // the step waited. Returns false, keeping every item, when all of them
+  // it cost milliseconds per token on a 150k vocabulary while every other
+  // sequence of the step waited. Returns false, keeping every item, when all of them
   // together fall short of `mass`.
   bool keep_best_mass(float best, float distance, double mass);
   void truncate(size_t n) { size_ = n < size_ ? n : size_; }
