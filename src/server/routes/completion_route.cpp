@@ -35,27 +35,32 @@ asio::awaitable<void> serve_completion(HttpExchange& exchange, ServingContext& c
     co_return;
   }
   const CompletionRequest& request = std::get<CompletionRequest>(parsed);
-  engine::GenerationRequest generation;
-  if (request.prompt_ids.empty()) {
-    generation.prompt = tokenize_prompt(request.prompt, context);
-  } else if (auto error = check_token_ids(request.prompt_ids, *context.tokenizer)) {
+  if (auto error = check_token_ids(request.prompt_ids, *context.tokenizer)) {
     co_await exchange.respond_error(std::move(*error));
     co_return;
-  } else {
-    generation.prompt = request.prompt_ids;
   }
+  AdmissionOrder::Ticket ticket = context.admission.take();
+  // The prompt's ids and its text (echoed, and where logprob offsets
+  // start), on the prompt pool like a chat prompt's rendering.
+  auto [prompt, prompt_text] = co_await off_io_thread(context, exchange, [&request, &context] {
+    if (request.prompt_ids.empty()) {
+      return std::pair{tokenize_prompt(request.prompt, context), request.prompt};
+    }
+    return std::pair{request.prompt_ids, context.tokenizer->decode(request.prompt_ids)};
+  });
+  engine::GenerationRequest generation;
+  generation.prompt = std::move(prompt);
   generation.sampling = sampling_for(request, context);
   generation.max_tokens = static_cast<int32_t>(*request.max_tokens);
   generation.stop = request.stop;
   // Echo with logprobs scores the prompt: what evaluation harnesses read.
   if (request.echo && request.logprobs) generation.prompt_logprobs = request.top_logprobs;
-  std::string prompt_text =
-      request.prompt_ids.empty() ? request.prompt : context.tokenizer->decode(request.prompt_ids);
   TextEcho echo;
   echo.prompt_bytes = prompt_text.size();
   if (request.echo) echo.prompt = std::move(prompt_text);
+  co_await ticket.wait_turn();
   co_await submit_and_reply(exchange, context, std::move(generation), request, ReplyShape::kText,
-                            {}, std::move(echo));
+                            {}, std::move(echo), std::move(ticket));
 }
 
 }  // namespace
