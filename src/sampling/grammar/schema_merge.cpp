@@ -173,7 +173,8 @@ void cross_constraints(const Json& member, const Json& other, CrossConstraints& 
   }
 }
 
-Status apply_cross_constraints(const CrossConstraints& constraints, Json& merged, std::string_view path) {
+Status apply_cross_constraints(const CrossConstraints& constraints, Json& merged,
+                               std::string_view path) {
   for (const auto& [name, schema] : constraints.extra) {
     merged["properties"][name] = all_of(merged["properties"][name], schema);
   }
@@ -181,9 +182,10 @@ Status apply_cross_constraints(const CrossConstraints& constraints, Json& merged
     if (merged.contains("required") && merged["required"].is_array()) {
       const Json& required = merged["required"];
       if (std::find(required.begin(), required.end(), Json(name)) != required.end()) {
-        return invalid_argument("allOf: required property '" + name +
-                                "' is excluded by another member's additionalProperties: false (at " +
-                                std::string(path) + ")");
+        return invalid_argument(
+            "allOf: required property '" + name +
+            "' is excluded by another member's additionalProperties: false (at " +
+            std::string(path) + ")");
       }
     }
     merged["properties"].erase(name);

@@ -1,22 +1,21 @@
 #include "sampling/grammar/schema_relaxation.h"
 
 #include <algorithm>
-#include <cctype>
 #include <cmath>
+#include <optional>
 #include <set>
 #include <string_view>
 
 #include "sampling/grammar/regex_gbnf.h"
 #include "sampling/grammar/schema_keywords.h"
+#include "sampling/grammar/schema_ref.h"
+#include "sampling/grammar/schema_translator.h"
 #include "sampling/grammar/string_formats.h"
 
 namespace ingot::sampling::grammar {
 namespace {
 
 using Json = nlohmann::ordered_json;
-
-// Above these the translator refuses a count (schema_translator.cpp).
-constexpr double kMaxCount = 10'000;
 
 // Walks the schemas the translator would visit: from the root through
 // subschema keywords, and into a `$ref`'s target the first time it is met
@@ -28,6 +27,18 @@ class Relaxer {
   Relaxer(Json& document, std::vector<std::string>& dropped)
       : document_(document), dropped_(dropped) {}
 
+  // The document from its root, then the targets of the references met on
+  // the way (a target may meet more).
+  void relax_document() {
+    relax(document_, "#");
+    while (!pending_refs_.empty()) {
+      std::string ref = std::move(pending_refs_.back());
+      pending_refs_.pop_back();
+      if (Json* target = resolve(ref)) relax(*target, ref);
+    }
+  }
+
+ private:
   void relax(Json& schema, const std::string& path) {
     if (!schema.is_object()) return;
     if (!visited_.insert(&schema.get_ref<Json::object_t&>()).second) return;
@@ -41,7 +52,6 @@ class Relaxer {
     relax_subschemas(schema, path);
   }
 
- private:
   void drop(Json& schema, const char* keyword, const std::string& path, const std::string& what) {
     schema.erase(keyword);
     dropped_.push_back(path + ": " + what);
@@ -95,7 +105,7 @@ class Relaxer {
   void relax_counts(Json& schema, const std::string& path) {
     for (const char* keyword : {"minLength", "minItems"}) {
       if (schema.contains(keyword) && schema[keyword].is_number() &&
-          schema[keyword].get<double>() > kMaxCount) {
+          schema[keyword].get<double>() > static_cast<double>(kMaxSchemaCount)) {
         drop(schema, keyword, path, std::string(keyword) + " above 10000");
       }
     }
@@ -116,50 +126,25 @@ class Relaxer {
   void relax_reference(Json& schema, const std::string& path) {
     if (!schema.contains("$ref") || !schema["$ref"].is_string()) return;
     const std::string ref = schema["$ref"].get<std::string>();
-    bool inside = ref == "#" || ref.rfind("#/", 0) == 0;
-    if (!inside) return drop(schema, "$ref", path, "$ref " + ref);
+    std::optional<std::string> fragment = ref_fragment(ref);
+    if (!fragment || !is_json_pointer(*fragment)) return drop(schema, "$ref", path, "$ref " + ref);
     pending_refs_.push_back(ref);
   }
 
- public:
-  // The targets of the references met so far; a target may add more.
-  void relax_references() {
-    while (!pending_refs_.empty()) {
-      std::string ref = std::move(pending_refs_.back());
-      pending_refs_.pop_back();
-      Json* target = resolve(ref);
-      if (target != nullptr) relax(*target, ref);
-    }
-  }
-
- private:
-  // A `#/...` pointer, percent-escapes decoded; null where it points to
-  // nothing (the translator then names the broken reference).
+  // Null where the reference points to nothing (the translator then names
+  // the broken reference).
   Json* resolve(const std::string& ref) {
-    std::string pointer;
-    for (size_t i = 1; i < ref.size(); ++i) {
-      bool escape = ref[i] == '%' && i + 2 < ref.size() &&
-                    std::isxdigit(static_cast<unsigned char>(ref[i + 1])) &&
-                    std::isxdigit(static_cast<unsigned char>(ref[i + 2]));
-      if (escape) {
-        pointer += static_cast<char>(std::stoi(ref.substr(i + 1, 2), nullptr, 16));
-        i += 2;
-      } else {
-        pointer += ref[i];
-      }
-    }
     try {
-      return &document_.at(Json::json_pointer(pointer));
+      return &document_.at(Json::json_pointer(*ref_fragment(ref)));
     } catch (const nlohmann::json::exception&) {
       return nullptr;
     }
   }
 
   void relax_subschemas(Json& schema, const std::string& path) {
-    for (const char* keyword : {"properties"}) {
-      if (!schema.contains(keyword) || !schema[keyword].is_object()) continue;
-      for (auto& [name, child] : schema[keyword].items()) {
-        relax(child, path + "/" + keyword + "/" + escape(name));
+    if (schema.contains("properties") && schema["properties"].is_object()) {
+      for (auto& [name, child] : schema["properties"].items()) {
+        relax(child, path + "/properties/" + escape(name));
       }
     }
     for (const char* keyword : {"anyOf", "oneOf", "allOf", "prefixItems"}) {
@@ -206,9 +191,7 @@ class Relaxer {
 
 RelaxedSchema relax_schema(const nlohmann::ordered_json& schema) {
   RelaxedSchema relaxed{schema, {}};
-  Relaxer relaxer(relaxed.schema, relaxed.dropped);
-  relaxer.relax(relaxed.schema, "#");
-  relaxer.relax_references();
+  Relaxer(relaxed.schema, relaxed.dropped).relax_document();
   return relaxed;
 }
 

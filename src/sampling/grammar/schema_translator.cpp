@@ -3,7 +3,6 @@
 #include <fmt/format.h>
 
 #include <algorithm>
-#include <cctype>
 #include <cmath>
 #include <functional>
 #include <map>
@@ -15,6 +14,7 @@
 #include "sampling/grammar/regex_gbnf.h"
 #include "sampling/grammar/schema_keywords.h"
 #include "sampling/grammar/schema_merge.h"
+#include "sampling/grammar/schema_ref.h"
 #include "sampling/grammar/string_formats.h"
 
 namespace ingot::sampling::grammar {
@@ -25,9 +25,6 @@ using Json = nlohmann::ordered_json;
 // Bounds that keep a hostile schema from producing a huge grammar.
 constexpr int kMaxNesting = 256;
 constexpr size_t kMaxGrammarText = 4 << 20;
-// GBNF repetition counts above this are refused by the parser; larger
-// maxLength/maxItems are tightened to it (still valid output).
-constexpr uint64_t kMaxCount = 10'000;
 
 [[noreturn]] void fail(Error error) {
   throw ErrorException(std::move(error));
@@ -276,29 +273,18 @@ std::string SchemaTranslator::ref_rule(const std::string& ref, const std::string
 
 SchemaTranslator::Json SchemaTranslator::resolve(const std::string& ref,
                                                  const std::string& path) const {
-  if (ref.empty() || ref[0] != '#') {
+  std::optional<std::string> pointer = ref_fragment(ref);
+  if (!pointer) {
     fail(unsupported("$ref '" + ref +
                      "': only references inside the schema (#/...) are supported (at " + path +
                      ")"));
   }
-  std::string pointer;
-  for (size_t i = 1; i < ref.size(); ++i) {  // the URI fragment, percent-decoded
-    bool escape = ref[i] == '%' && i + 2 < ref.size() &&
-                  std::isxdigit(static_cast<unsigned char>(ref[i + 1])) &&
-                  std::isxdigit(static_cast<unsigned char>(ref[i + 2]));
-    if (escape) {
-      pointer += static_cast<char>(std::stoi(ref.substr(i + 1, 2), nullptr, 16));
-      i += 2;
-    } else {
-      pointer += ref[i];
-    }
-  }
-  if (!pointer.empty() && pointer[0] != '/') {
+  if (!is_json_pointer(*pointer)) {
     fail(unsupported("$ref '" + ref + "': anchors are not supported, use a JSON pointer (at " +
                      path + ")"));
   }
   try {
-    return document_.at(Json::json_pointer(pointer));
+    return document_.at(Json::json_pointer(*pointer));
   } catch (const nlohmann::json::exception&) {
     fail_invalid("$ref '" + ref + "' points to nothing", path);
   }
@@ -435,9 +421,9 @@ std::string SchemaTranslator::string_body(const Json& schema, const std::string&
   if (!min && !max) return rules_.use_primitive(json_rule::kString);
   uint64_t low = min.value_or(0);
   if (max && *max < low) fail_invalid("'minLength' is larger than 'maxLength'", path);
-  if (low > kMaxCount)
+  if (low > kMaxSchemaCount)
     fail(unsupported("'minLength' above 10000 is not supported (at " + path + ")"));
-  if (max) max = std::min(*max, std::max(low, kMaxCount));
+  if (max) max = std::min(*max, std::max(low, kMaxSchemaCount));
   return quoted(gbnf_repeat(rules_.use_primitive(json_rule::kChar), low, max));
 }
 
@@ -649,9 +635,9 @@ std::string SchemaTranslator::array_body(const Json& schema, const std::string& 
 
   uint64_t low = count_keyword(schema, "minItems", path).value_or(0);
   std::optional<uint64_t> high = count_keyword(schema, "maxItems", path);
-  if (low > kMaxCount)
+  if (low > kMaxSchemaCount)
     fail(unsupported("'minItems' above 10000 is not supported (at " + path + ")"));
-  if (high) high = std::min(*high, std::max(low, kMaxCount));
+  if (high) high = std::min(*high, std::max(low, kMaxSchemaCount));
   size_t count = prefix.size();
   if (!rest) high = std::min<uint64_t>(high.value_or(count), count);
   if (high && *high < low) fail_invalid("'minItems' is more than the array can hold", path);

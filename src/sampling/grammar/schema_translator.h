@@ -23,6 +23,7 @@
 //    disjoint, as they are in practice (type- or const-discriminated).
 // See docs/json-schema.md for the keyword list and the pattern subset.
 
+#include <cstdint>
 #include <map>
 #include <nlohmann/json.hpp>
 #include <string>
@@ -32,6 +33,11 @@
 #include "util/status.h"
 
 namespace ingot::sampling::grammar {
+
+// GBNF repetition counts above this are refused by the parser; larger
+// maxLength/maxItems are tightened to it (still valid output), a larger
+// minLength/minItems is refused.
+inline constexpr uint64_t kMaxSchemaCount = 10'000;
 
 class SchemaTranslator {
  public:
