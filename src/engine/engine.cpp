@@ -171,11 +171,11 @@ void Engine::score_prompts(const model::Logits& logits) {
   }
 }
 
-// Every row's token, drawn on the thread pool: sampling a slot over a
+// Every drawing row's token, on the thread pool: sampling a slot over a
 // large vocabulary (top-p above all) is not free, and the pool's other
 // threads would be idle while the engine thread sampled the slots one
-// after another. A grammar slot masks through
-// the shared masker, so a step with one draws every row here.
+// after another. A grammar slot masks through the shared masker, so a
+// step with one draws every row here.
 void Engine::draw_tokens(const model::Logits& logits) {
   auto draw = [&](int64_t row) {
     logits_rows_[static_cast<size_t>(row)].slot->draw(logits.row(row), logits.n_vocab);

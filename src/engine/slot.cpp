@@ -88,20 +88,17 @@ void Slot::score_prompt_row(const float* logits, int64_t n_vocab) {
       {id, tokenizer_.token_to_piece(id), scored.logprob, std::move(scored.top)});
 }
 
-bool Slot::prompt_done() {
+void Slot::prompt_done() {
   if (prompt_logprobs_ >= 0) {
     TextEvent scores;
     scores.prompt = true;
     scores.tokens = std::move(prompt_scores_);
     prompt_scores_.clear();
     if (!request_->events.try_push(std::move(scores))) {
-      fail(Error(ErrorKind::kCancelled, "the client stopped reading its event stream"));
-      return true;
+      return fail(Error(ErrorKind::kCancelled, "the client stopped reading its event stream"));
     }
   }
-  if (samples_after_prompt()) return false;
-  finish(FinishReason::kLength);
-  return true;
+  if (!samples_after_prompt()) finish(FinishReason::kLength);
 }
 
 bool Slot::take_drawn(int64_t context_limit) {

@@ -74,9 +74,9 @@ class Slot {
   // Scoring the prompt: each row of a prompt token's logits scores the
   // prompt token after it, in order. Once the whole prompt is in,
   // prompt_done() sends the scores (when asked for) and ends a request
-  // that samples nothing; it returns true when the request has ended.
+  // that samples nothing (the slot is then no longer busy).
   void score_prompt_row(const float* logits, int64_t n_vocab);
-  bool prompt_done();
+  void prompt_done();
 
   // Ends the request with `reason` after flushing held-back text.
   void finish(FinishReason reason);

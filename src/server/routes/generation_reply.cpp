@@ -35,7 +35,9 @@ ordered_json finish_reason_json(engine::FinishReason reason, size_t calls) {
   return finish_reason_name(reason);
 }
 
-// Builds the JSON of every message of one reply, chat or text shaped.
+// Builds the JSON of every message of one reply, chat or text shaped. A
+// text reply's logprob offsets run on from chunk to chunk, so the writer
+// keeps where the text is.
 class ReplyWriter {
  public:
   ReplyWriter(const ReplyOptions& options, const tokenizer::Tokenizer& tokenizer)
@@ -44,7 +46,7 @@ class ReplyWriter {
         text_offset_(options.echo.prompt ? 0 : options.echo.prompt_bytes) {}
 
   ordered_json chunk(ordered_json delta, const ordered_json& finish_reason,
-                     const std::vector<engine::GeneratedToken>* tokens) const {
+                     const std::vector<engine::GeneratedToken>* tokens) {
     ordered_json choice;
     choice["index"] = 0;
     if (options_.shape == ReplyShape::kChat) {
@@ -69,7 +71,7 @@ class ReplyWriter {
     return json;
   }
 
-  ordered_json whole(const engine::CollectedReply& reply) const {
+  ordered_json whole(const engine::CollectedReply& reply) {
     ordered_json choice;
     choice["index"] = 0;
     size_t calls = 0;
@@ -119,7 +121,7 @@ class ReplyWriter {
 
   // The chat shape, or the legacy completions shape, whose text offsets
   // run on from chunk to chunk.
-  ordered_json logprobs(const std::vector<engine::GeneratedToken>& tokens) const {
+  ordered_json logprobs(const std::vector<engine::GeneratedToken>& tokens) {
     auto piece_of = [this](int32_t id) { return tokenizer_.token_to_piece(id); };
     if (options_.shape == ReplyShape::kText) {
       return legacy_logprobs_json(
@@ -131,7 +133,7 @@ class ReplyWriter {
   // What a token adds to the reply's text: nothing for a hidden control
   // token (an echoed BOS), its piece less the space prefix for the first
   // visible token of an echoed prompt.
-  size_t text_bytes(const engine::GeneratedToken& token) const {
+  size_t text_bytes(const engine::GeneratedToken& token) {
     if (tokenizer_.vocab().type(token.id) == tokenizer::TokenType::kControl) return 0;
     size_t bytes = token.piece.size();
     bool drops_space = at_text_start_ && tokenizer_.vocab().add_space_prefix() &&
@@ -142,8 +144,8 @@ class ReplyWriter {
 
   const ReplyOptions& options_;
   const tokenizer::Tokenizer& tokenizer_;
-  mutable size_t text_offset_;
-  mutable bool at_text_start_ = options_.echo.prompt.has_value();
+  size_t text_offset_;
+  bool at_text_start_ = options_.echo.prompt.has_value();
 };
 
 void record_usage(HttpExchange& exchange, ServingContext& context, const engine::Usage& usage) {
@@ -177,7 +179,7 @@ ApiError generation_failed(const Error& error) {
 }
 
 asio::awaitable<void> reply_whole(HttpExchange& exchange, ServingContext& context,
-                                  EngineEvents& events, const ReplyWriter& writer,
+                                  EngineEvents& events, ReplyWriter& writer,
                                   const ReplyOptions& options) {
   engine::CollectedReply reply;
   if (options.echo.prompt) reply.content = *options.echo.prompt;
@@ -217,7 +219,7 @@ asio::awaitable<void> reply_whole(HttpExchange& exchange, ServingContext& contex
 // Sends what the tool-call parser let out of a piece of content: the
 // content (with the piece's tokens when logprobs are asked for), then the
 // call deltas. False when the client is gone.
-asio::awaitable<bool> send_parsed_delta(HttpExchange& exchange, const ReplyWriter& writer,
+asio::awaitable<bool> send_parsed_delta(HttpExchange& exchange, ReplyWriter& writer,
                                         const ReplyOptions& options, tools::ReplyDelta delta,
                                         const std::vector<engine::GeneratedToken>* tokens) {
   bool with_tokens = options.logprobs && tokens != nullptr && !tokens->empty();
@@ -237,7 +239,7 @@ asio::awaitable<bool> send_parsed_delta(HttpExchange& exchange, const ReplyWrite
 }
 
 asio::awaitable<void> reply_stream(HttpExchange& exchange, ServingContext& context,
-                                   EngineEvents& events, const ReplyWriter& writer,
+                                   EngineEvents& events, ReplyWriter& writer,
                                    const ReplyOptions& options) {
   std::optional<tools::ToolCallStreamParser> call_parser;
   if (options.tool_calls.family)
