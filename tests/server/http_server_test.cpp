@@ -111,18 +111,24 @@ TEST_F(HttpServerTest, OversizedBodyIs413ByLengthAndByChunks) {
   EXPECT_EQ(status_of(exchange(chunked)), 413);
 }
 
+// Sends a 32 MiB echo request whole, header and body, however early the
+// server answers, then reads the answer.
+std::string upload_whole_body(uint16_t port) {
+  constexpr size_t kBody = 32u << 20;
+  RawSocket socket(port);
+  EXPECT_TRUE(socket.send(std::string(kEchoHead) + "Content-Length: " + std::to_string(kBody) +
+                          "\r\n\r\n"));
+  EXPECT_TRUE(socket.send(std::string(kBody, 'x')));
+  return socket.read_all();
+}
+
 // A client that keeps uploading the body the server refused must still
 // read the refusal: the server discards the body instead of closing on it,
 // which would reset the connection under the client's feet. The body is
 // larger than any loopback socket buffer, so without the lingering close
 // the send itself fails.
 TEST_F(HttpServerTest, RefusedBodyIsDiscardedSoTheClientReadsThe413) {
-  constexpr size_t kBody = 32u << 20;
-  RawSocket socket(server_->port());
-  ASSERT_TRUE(socket.send(std::string(kEchoHead) + "Content-Length: " + std::to_string(kBody) +
-                          "\r\n\r\n"));
-  EXPECT_TRUE(socket.send(std::string(kBody, 'x')));
-  std::string response = socket.read_all();
+  std::string response = upload_whole_body(server_->port());
   EXPECT_EQ(status_of(response), 413);
   EXPECT_NE(response.find("request_too_large"), std::string::npos);
 }
@@ -233,12 +239,7 @@ TEST_F(HttpServerAuthTest, ApiKeyIsRequiredExceptOnHealth) {
 }
 
 TEST_F(HttpServerAuthTest, ClientReadsThe401WhileStillUploadingALargeBody) {
-  constexpr size_t kBody = 32u << 20;
-  RawSocket socket(server_->port());
-  ASSERT_TRUE(socket.send(std::string(kEchoHead) + "Content-Length: " + std::to_string(kBody) +
-                          "\r\n\r\n"));
-  EXPECT_TRUE(socket.send(std::string(kBody, 'x')));
-  EXPECT_EQ(status_of(socket.read_all()), 401);
+  EXPECT_EQ(status_of(upload_whole_body(server_->port())), 401);
 }
 
 TEST(BearerAuth, ComparesWholeKeys) {
