@@ -3,15 +3,12 @@
 // its template and tokenized before admission; on a large prompt that takes
 // long enough to stall every stream the I/O thread writes. So the routes
 // hand that work to a small pool and resume on the connection's executor
-// when it is done, and an AdmissionOrder keeps the engine seeing requests
-// in the order they arrived, however long each one's preparation took.
+// when it is done (admission_order.h keeps the arrival order).
 
 #include <cstdint>
 #include <exception>
-#include <map>
 #include <memory>
 #include <optional>
-#include <set>
 #include <type_traits>
 #include <utility>
 
@@ -55,50 +52,6 @@ class PromptPool {
 
  private:
   asio::thread_pool pool_;
-};
-
-// Tickets in arrival order, on the I/O thread only. A request takes one as
-// it arrives, and submits to the engine once every earlier ticket is
-// released (submitted, refused, or abandoned).
-class AdmissionOrder {
- public:
-  class Ticket {
-   public:
-    Ticket() = default;
-    Ticket(AdmissionOrder* order, uint64_t number) : order_(order), number_(number) {}
-    Ticket(Ticket&& other) noexcept
-        : order_(std::exchange(other.order_, nullptr)), number_(other.number_) {}
-    Ticket& operator=(Ticket&& other) noexcept {
-      release();
-      order_ = std::exchange(other.order_, nullptr);
-      number_ = other.number_;
-      return *this;
-    }
-    ~Ticket() { release(); }
-
-    // Returns once every earlier ticket is released.
-    asio::awaitable<void> wait_turn();
-    void release() {
-      if (order_) std::exchange(order_, nullptr)->release(number_);
-    }
-
-   private:
-    AdmissionOrder* order_ = nullptr;
-    uint64_t number_ = 0;
-  };
-
-  Ticket take() {
-    outstanding_.insert(next_);
-    return Ticket(this, next_++);
-  }
-
- private:
-  void release(uint64_t number);
-  asio::awaitable<void> wait_turn(uint64_t number);
-
-  uint64_t next_ = 0;
-  std::set<uint64_t> outstanding_;                   // taken, not yet released
-  std::map<uint64_t, asio::steady_timer*> waiting_;  // parked in wait_turn
 };
 
 }  // namespace ingot::server

@@ -15,6 +15,7 @@
 #include "sampling/params.h"
 #include "server/grammar_cache.h"
 #include "server/metrics.h"
+#include "server/admission_order.h"
 #include "server/prompt_preparation.h"
 #include "tokenizer/tokenizer.h"
 

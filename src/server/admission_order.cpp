@@ -1,4 +1,4 @@
-#include "server/prompt_preparation.h"
+#include "server/admission_order.h"
 
 namespace ingot::server {
 

@@ -1,0 +1,46 @@
+#include "server/admission_order.h"
+
+#include <gtest/gtest.h>
+
+#include <vector>
+
+namespace ingot::server {
+namespace {
+
+// Requests reach the engine in the order they arrived, whichever finished
+// preparing first; a ticket released without submitting lets the next go.
+TEST(AdmissionOrder, TurnsComeInArrivalOrder) {
+  asio::io_context io;
+  AdmissionOrder order;
+  std::vector<int> admitted;
+  std::vector<AdmissionOrder::Ticket> tickets;
+  for (int i = 0; i < 4; ++i) tickets.push_back(order.take());
+  auto admit = [&](int i) -> asio::awaitable<void> {
+    co_await tickets[static_cast<size_t>(i)].wait_turn();
+    admitted.push_back(i);
+    tickets[static_cast<size_t>(i)].release();
+  };
+  // The later ones are ready first.
+  asio::co_spawn(io, admit(3), asio::detached);
+  asio::co_spawn(io, admit(2), asio::detached);
+  io.poll();
+  EXPECT_TRUE(admitted.empty());
+  asio::co_spawn(io, admit(0), asio::detached);
+  io.poll();
+  EXPECT_EQ(admitted, (std::vector<int>{0}));
+  tickets[1].release();  // refused before its turn: not admitted, not in the way
+  io.poll();
+  EXPECT_EQ(admitted, (std::vector<int>{0, 2, 3}));
+  AdmissionOrder::Ticket late = order.take();
+  auto admit_late = [&]() -> asio::awaitable<void> {
+    co_await late.wait_turn();
+    admitted.push_back(4);
+  };
+  asio::co_spawn(io, admit_late, asio::detached);
+  io.restart();  // it ran out of work, which stops it
+  io.poll();
+  EXPECT_EQ(admitted, (std::vector<int>{0, 2, 3, 4}));
+}
+
+}  // namespace
+}  // namespace ingot::server
