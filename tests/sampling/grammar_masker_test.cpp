@@ -182,6 +182,24 @@ TEST_F(GrammarMaskerTest, EndOfGenerationOnlyWhenComplete) {
   }
 }
 
+TEST_F(GrammarMaskerTest, PathsThatMeetAreExpandedOnceInTheWalkToo) {
+  // Ten nested optionals in a row (4^10 paths to "b"): the walk must not
+  // run out of its bound and must agree with the matcher token by token.
+  std::string gbnf = "root ::=";
+  for (int i = 0; i < 10; ++i) gbnf += R"( ((("a"?)?)?)?)";
+  gbnf += R"( "b")";
+  auto grammar = compile(gbnf);
+  GrammarMatcher matcher(grammar);
+  TokenMasker masker(*trie_);
+  TokenMask walked;
+  masker.fill(matcher, walked);
+  EXPECT_GT(walked.count(), 2);  // "a", "b", "ab", "aa", ...
+  EXPECT_TRUE(walked == brute_force(matcher));
+  ASSERT_TRUE(matcher.accept_bytes("aaa"));
+  masker.fill(matcher, walked);
+  EXPECT_TRUE(walked == brute_force(matcher));
+}
+
 TEST_F(GrammarMaskerTest, RepeatedStatesComeFromTheCache) {
   auto grammar = compile(kJsonObjectGbnf);
   TokenMasker masker(*trie_);

@@ -60,6 +60,23 @@ TEST(GrammarMatcher, SurrogatesAndOverlongFormsAreRefused) {
   EXPECT_TRUE(m.accept_bytes("\xF0\x9F\x98\x80"));
 }
 
+// Ten nested optionals in a row: each can match nothing along four paths,
+// so 4^10 paths lead from the start to "b". One expansion per state keeps
+// that to a few dozen steps, far inside the bounds.
+std::string nested_optionals(int count) {
+  std::string gbnf = "root ::=";
+  for (int i = 0; i < count; ++i) gbnf += R"( ((("a"?)?)?)?)";
+  return gbnf + R"( "b")";
+}
+
+TEST(GrammarMatcher, PathsThatMeetAreExpandedOnce) {
+  auto grammar = compile(nested_optionals(10));
+  EXPECT_TRUE(testing::matches(grammar, "b"));
+  EXPECT_TRUE(testing::matches(grammar, "aaab"));
+  EXPECT_TRUE(testing::matches_bytewise(grammar, "aaaaaaaaaab"));
+  EXPECT_FALSE(testing::matches(grammar, "aaaaaaaaaaab"));  // eleven: one too many
+}
+
 TEST(GrammarMatcher, CopiesAreIndependent) {
   GrammarMatcher a(compile(R"(root ::= "x" ("y" | "z"))"));
   ASSERT_TRUE(a.accept_bytes("x"));

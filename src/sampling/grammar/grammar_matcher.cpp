@@ -1,16 +1,30 @@
 #include "sampling/grammar/grammar_matcher.h"
 
 #include <algorithm>
+#include <unordered_set>
 
 namespace ingot::sampling::grammar {
 namespace {
 
+struct StackHash {
+  size_t operator()(const Stack& stack) const {
+    uint64_t h = 0xcbf29ce484222325ull;
+    for (uint32_t position : stack) h = (h ^ position) * 0x100000001b3ull;
+    return static_cast<size_t>(h ^ (h >> 29));
+  }
+};
+
 // Replaces rule references at the top of each stack in `work` by the
 // rule's alternatives until every top is a character class (or the stack
 // is empty), appending the results to `out`. Iterative: a long chain of
-// rules must not run the C++ stack out.
+// rules must not run the C++ stack out. A stack whose reference was
+// already replaced along another path is dropped (see ExpansionMemo for
+// why such paths multiply). Copies are bounded apart from steps: what
+// they cost grows with the stacks' depth.
 bool expand(const Grammar& grammar, std::vector<Stack>& work, std::vector<Stack>& out) {
   int64_t budget = kMaxExpansionSteps;
+  int64_t copies = kMaxCopiedPositions;
+  std::unordered_set<Stack, StackHash> expanded;
   while (!work.empty()) {
     Stack stack = std::move(work.back());
     work.pop_back();
@@ -30,6 +44,9 @@ bool expand(const Grammar& grammar, std::vector<Stack>& work, std::vector<Stack>
         out.push_back(std::move(stack));
         break;
       }
+      copies -= static_cast<int64_t>(stack.size());
+      if (copies < 0) return false;
+      if (!expanded.insert(stack).second) break;
       // The reference is replaced by what follows it; a reference that
       // ends its alternative leaves nothing to return to (so right
       // recursion such as repetition does not deepen the stack).
@@ -41,6 +58,7 @@ bool expand(const Grammar& grammar, std::vector<Stack>& work, std::vector<Stack>
       if (stack.size() >= kMaxStackDepth) return false;
       const auto& alternatives = grammar.rule(e.value).alternatives;
       for (size_t i = 0; i + 1 < alternatives.size(); ++i) {
+        copies -= static_cast<int64_t>(stack.size());
         work.push_back(stack);
         work.back().push_back(alternatives[i]);
       }

@@ -23,6 +23,8 @@ namespace ingot::sampling::grammar {
 inline constexpr size_t kMaxStacks = 1024;
 inline constexpr size_t kMaxStackDepth = 8192;
 inline constexpr int64_t kMaxExpansionSteps = 100'000;  // per code point
+// Stack positions copied per code point: what they cost grows with depth.
+inline constexpr int64_t kMaxCopiedPositions = int64_t{1} << 20;
 
 using Stack = std::vector<uint32_t>;
 

@@ -2,6 +2,8 @@
 
 #include <algorithm>
 
+#include "sampling/grammar/expansion_memo.h"
+
 namespace ingot::sampling::grammar {
 namespace {
 
@@ -133,6 +135,7 @@ class TokenMasker::Walker {
     child.partial = {};
     bool accepting = false;
     int64_t budget = kMaxExpansionSteps;
+    expanded_.clear();
     for (int32_t head : parent.heads) {
       if (!top_class(head).contains(c)) continue;
       Frame top = arena_[static_cast<size_t>(head)];
@@ -164,6 +167,8 @@ class TokenMasker::Walker {
           if (!add_head(p, tail, child)) return false;
           break;
         }
+        // Frames are shared, so a state met again is this very pair.
+        if (!expanded_.insert((uint64_t{p} << 32) | static_cast<uint32_t>(tail))) break;
         int32_t continuation = tail;
         if (grammar_->element(p + 1).kind != ElementKind::kEnd) {
           arena_.push_back({p + 1, tail});
@@ -194,6 +199,7 @@ class TokenMasker::Walker {
   std::vector<Frame> arena_;
   std::vector<Level> levels_;
   std::vector<std::pair<uint32_t, int32_t>> work_;
+  ExpansionMemo expanded_;
 };
 
 TokenMasker::TokenMasker(std::shared_ptr<const TokenTrie> trie, size_t cache_capacity)
