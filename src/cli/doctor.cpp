@@ -31,7 +31,31 @@ struct Plan {
   uint64_t context;
   uint64_t parallel;
   std::optional<uint64_t> kv_cache_bytes;
+  // Hybrid models: only the attention layers keep keys and values; each
+  // sequence also keeps a fixed-size state per linear-attention layer.
+  uint64_t attention_layers = 0;
+  uint64_t recurrent_layers = 0;
+  uint64_t recurrent_bytes = 0;
+
+  uint64_t total(uint64_t weights) const {
+    return weights + kv_cache_bytes.value_or(0) + recurrent_bytes;
+  }
 };
+
+// The KV cache of the attention layers alone, and the recurrent state.
+void plan_hybrid_memory(const gguf::GgufFile& file, Plan& plan) {
+  auto config = model::ModelConfig::from_gguf(file);
+  if (!config.ok() || config->n_recurrent_layers == 0) return;
+  const model::ModelConfig& c = *config;
+  constexpr uint64_t kF16Bytes = 2;
+  plan.attention_layers = uint64_t(c.n_attention_layers);
+  plan.recurrent_layers = uint64_t(c.n_recurrent_layers);
+  plan.kv_cache_bytes =
+      plan.attention_layers * uint64_t(c.kv_dim()) * 2 * kF16Bytes * plan.context * plan.parallel;
+  const uint64_t per_layer =
+      uint64_t(c.linear.conv_state_floats() + c.linear.delta_state_floats()) * sizeof(float);
+  plan.recurrent_bytes = plan.recurrent_layers * per_layer * plan.parallel;
+}
 
 // Everything that stops ingot from running the file, one line each.
 // The model layer decides which architectures run and which metadata they
@@ -120,9 +144,19 @@ void print_text(const DoctorOptions& options, const gguf::FileSummary& s, const 
   row("special", special_tokens_line(s));
   row("chat template", s.has_chat_template ? "present" : "absent");
   std::string kv = plan.kv_cache_bytes ? human_bytes(*plan.kv_cache_bytes) : "unknown";
-  row("memory", fmt::format("{} weights + {} F16 KV cache (ctx {} x {} parallel) = {}",
-                            human_bytes(s.weight_bytes), kv, plan.context, plan.parallel,
-                            human_bytes(s.weight_bytes + plan.kv_cache_bytes.value_or(0))));
+  if (plan.recurrent_layers > 0) {
+    row("layers", fmt::format("{} attention (keys and values), {} linear attention (a "
+                              "fixed-size recurrent state per sequence)",
+                              plan.attention_layers, plan.recurrent_layers));
+    row("memory",
+        fmt::format("{} weights + {} F16 KV cache (ctx {} x {} parallel) + {} recurrent state = {}",
+                    human_bytes(s.weight_bytes), kv, plan.context, plan.parallel,
+                    human_bytes(plan.recurrent_bytes), human_bytes(plan.total(s.weight_bytes))));
+  } else {
+    row("memory", fmt::format("{} weights + {} F16 KV cache (ctx {} x {} parallel) = {}",
+                              human_bytes(s.weight_bytes), kv, plan.context, plan.parallel,
+                              human_bytes(plan.total(s.weight_bytes))));
+  }
   if (problems.empty()) row("verdict", "ingot can run this model");
   for (const std::string& problem : problems) row("verdict", "cannot run: " + problem);
 }
@@ -171,7 +205,11 @@ void print_json(const DoctorOptions& options, const gguf::FileSummary& s, const 
         {"context", plan.context},
         {"parallel", plan.parallel},
         {"kv_cache_bytes", optional(plan.kv_cache_bytes)},
-        {"total_bytes", s.weight_bytes + plan.kv_cache_bytes.value_or(0)}}},
+        {"attention_layers",
+         plan.recurrent_layers > 0 ? plan.attention_layers : s.block_count.value_or(0)},
+        {"recurrent_layers", plan.recurrent_layers},
+        {"recurrent_state_bytes", plan.recurrent_bytes},
+        {"total_bytes", plan.total(s.weight_bytes)}}},
       {"runnable", problems.empty()},
       {"problems", problems},
   };
@@ -188,6 +226,7 @@ int run_doctor(const DoctorOptions& options) {
   Plan plan{options.context, options.parallel, std::nullopt};
   if (plan.context == 0) plan.context = summary.context_length.value_or(kFallbackContext);
   plan.kv_cache_bytes = summary.kv_cache_bytes(plan.context, plan.parallel);
+  plan_hybrid_memory(*file, plan);
   std::vector<std::string> problems = blockers(*file, summary);
   if (options.json) {
     print_json(options, summary, plan, problems);

@@ -228,6 +228,9 @@ void Engine::admit_waiting() {
                        ? 0
                        : std::min(slot.common_prefix(pending.request.prompt),
                                   pending.request.prompt.size() - 1);
+    // A recurrent state resumes only from its own end (KvCache::resumable_length).
+    reuse =
+        static_cast<size_t>(cache_.resumable_length(slot.sequence(), static_cast<int64_t>(reuse)));
     cache_.truncate(slot.sequence(), static_cast<int64_t>(reuse));
     if (reuse > 0) {
       ++prefix_hits_;

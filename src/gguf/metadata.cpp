@@ -67,6 +67,8 @@ std::optional<T> convert_scalar(const Value& value) {
           return static_cast<T>(stored);
         } else if constexpr (std::same_as<T, bool> && std::same_as<S, bool>) {
           return stored;
+        } else if constexpr (Integer<T> && std::same_as<S, bool>) {
+          return static_cast<T>(stored);  // per-layer flags stored as a bool array
         } else {
           return std::nullopt;
         }

@@ -26,6 +26,7 @@ Rope::Rope(RopeParams params) : params_(std::move(params)) {
   for (int i = 0; i < n_pairs; ++i) {
     float frequency = std::pow(params_.freq_base, -2.0f * float(i) / float(params_.n_rot));
     if (!params_.freq_factors.empty()) frequency /= params_.freq_factors[i];
+    if (!params_.still_pairs.empty() && params_.still_pairs[i]) frequency = 0.0f;
     inverse_frequency_[i] = frequency;
   }
   magnitude_ = params_.attn_factor;

@@ -29,6 +29,9 @@ struct RopeParams {
   int original_context = 0;  // YaRN's training context length
   // Per-pair divisors of the frequency (Llama 3.1's rope_freqs), or empty.
   std::vector<float> freq_factors;
+  // Pairs that never turn, or empty: multimodal RoPE's fourth section,
+  // whose position is 0 for text.
+  std::vector<bool> still_pairs;
 };
 
 // The angles of every pair at one position, precomputed once per token and

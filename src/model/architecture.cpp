@@ -11,6 +11,7 @@ constexpr ArchitectureTraits kArchitectures[] = {
     {Architecture::kLlama, "llama", RopeLayout::kAdjacentPairs, false, false},
     {Architecture::kQwen2, "qwen2", RopeLayout::kHalves, true, false},
     {Architecture::kQwen3, "qwen3", RopeLayout::kHalves, false, true},
+    {Architecture::kQwen35, "qwen35", RopeLayout::kHalves, false, true, true},
 };
 
 }  // namespace

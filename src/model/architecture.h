@@ -1,7 +1,8 @@
 #pragma once
 // The decoder-only architectures ingot runs, and what sets each apart. They
 // share one forward pass (pre-norm attention and SwiGLU feed-forward with
-// RMSNorm and RoPE); an architecture only switches its optional parts on.
+// RMSNorm and RoPE); an architecture only switches its optional parts on,
+// and a hybrid one swaps some layers' attention for linear attention.
 
 #include <optional>
 #include <string_view>
@@ -10,7 +11,7 @@
 
 namespace ingot::model {
 
-enum class Architecture { kLlama, kQwen2, kQwen3 };
+enum class Architecture { kLlama, kQwen2, kQwen3, kQwen35 };
 
 struct ArchitectureTraits {
   Architecture architecture;
@@ -18,6 +19,10 @@ struct ArchitectureTraits {
   kernels::RopeLayout rope_layout;  // llama: adjacent pairs; qwen: halves (NeoX)
   bool qkv_bias;                    // qwen2 adds a bias to q, k and v
   bool qk_norm;                     // qwen3 RMS-normalizes each q and k head
+  // qwen35: linear-attention layers between gated full-attention ones; the
+  // query projection also yields a sigmoid gate on the attention output,
+  // and the feed-forward norm is named post_attention_norm.
+  bool hybrid = false;
 };
 
 // Traits of the architecture named `name`, or nullopt when ingot cannot run it.

@@ -30,30 +30,12 @@ void add_bias(float* rows, const std::vector<float>& bias, int64_t n_rows) {
 
 }  // namespace
 
-void ForwardPass::PackedInput::reset(const float* x, int64_t n_tokens, int64_t cols) {
-  x_ = x;
-  n_tokens_ = n_tokens;
-  cols_ = cols;
-  used_ = 0;
-}
-
-const kernels::PackedActivations& ForwardPass::PackedInput::for_weight(
-    const kernels::WeightMatrix& w, ThreadPool& pool) {
-  const kernels::ElementType operand = kernels::dot_operand_type(w.type);
-  for (int i = 0; i < used_; ++i) {
-    if (operand_types_[i] == operand) return packs_[i];
-  }
-  const int slot = used_ < kSlots ? used_++ : 0;
-  operand_types_[slot] = operand;
-  packs_[slot].pack(x_, n_tokens_, cols_, w.type, pool);
-  return packs_[slot];
-}
-
 ForwardPass::ForwardPass(const ModelConfig& config, const ModelWeights& weights)
     : config_(config),
       weights_(weights),
       rope_(config.rope),
-      attention_scale_(1.0f / std::sqrt(float(config.head_dim))) {}
+      attention_scale_(1.0f / std::sqrt(float(config.head_dim))),
+      linear_attention_(config) {}
 
 Result<Logits> ForwardPass::run(const Batch& batch, KvCache& cache, ThreadPool& pool) {
   if (batch.empty()) return Logits{logits_.data(), 0, config_.n_vocab};
@@ -65,10 +47,22 @@ Result<Logits> ForwardPass::run(const Batch& batch, KvCache& cache, ThreadPool& 
   n_rows_ = n_tokens;
   for (int64_t t = 0; t < n_tokens; ++t) rows_[t] = t;
   for (int64_t layer = 0; layer < config_.n_layers; ++layer) {
-    attention_block(layer, batch, cache, pool);
+    if (config_.is_recurrent(layer)) {
+      linear_attention_block(layer, batch, cache, pool);
+    } else {
+      attention_block(layer, batch, cache, pool);
+    }
     if (n_rows_ > 0) feed_forward_block(weights_.layers[layer], n_rows_, pool);
   }
+  advance_recurrent_states(batch, cache);
   return output(pool);
+}
+
+void ForwardPass::advance_recurrent_states(const Batch& batch, KvCache& cache) {
+  if (config_.n_recurrent_layers == 0) return;
+  for (const BatchEntry& e : batch.entries()) {
+    cache.recurrent().set_length(e.sequence, e.position + 1);
+  }
 }
 
 // Claims a cache cell for every entry, in order; on the first failure the
@@ -106,6 +100,10 @@ void ForwardPass::resize_buffers(int64_t n_tokens, int64_t n_logits) {
   grow(x_, n_tokens * c.n_embd);
   grow(normed_, n_tokens * c.n_embd);
   grow(q_, n_tokens * c.q_dim());
+  if (c.traits.hybrid) {
+    grow(q_gate_, n_tokens * 2 * c.q_dim());
+    grow(attn_gate_, n_tokens * c.q_dim());
+  }
   grow(k_, n_tokens * c.kv_dim());
   grow(v_, n_tokens * c.kv_dim());
   grow(k_f16_, n_tokens * c.kv_dim());
@@ -141,18 +139,36 @@ void ForwardPass::attention_block(int64_t layer, const Batch& batch, KvCache& ca
                                   ThreadPool& pool) {
   const LayerWeights& w = weights_.layers[layer];
   const int64_t n_tokens = batch.size();
+  const int64_t kv_layer = config_.kind_index[layer];
   kernels::rms_norm(x_.data(), w.attn_norm.data(), normed_.data(), n_tokens, config_.n_embd,
                     config_.rms_eps);
   project_qkv(w, n_tokens, pool);
-  store_kv(layer, n_tokens, cache);
+  store_kv(kv_layer, n_tokens, cache);
   if (layer + 1 == config_.n_layers) keep_output_rows(batch);
   if (n_rows_ == 0) return;
-  attend(layer, batch, cache, pool);
+  attend(kv_layer, batch, cache, pool);
+  if (config_.traits.hybrid) apply_output_gate();
   // The output projection reuses `normed_` for its result.
   packed_attended_.reset(attended_.data(), n_rows_, config_.q_dim());
   kernels::matmul(w.wo, packed_attended_.for_weight(w.wo, pool), normed_.data(), config_.n_embd,
                   pool);
   add_in_place(x_.data(), normed_.data(), n_rows_ * config_.n_embd);
+}
+
+// Every entry goes through the layer: its recurrent state must take in
+// every token. In the last layer only the rows that want logits go on.
+void ForwardPass::linear_attention_block(int64_t layer, const Batch& batch, KvCache& cache,
+                                         ThreadPool& pool) {
+  const LayerWeights& w = weights_.layers[layer];
+  const int64_t n_tokens = batch.size();
+  kernels::rms_norm(x_.data(), w.attn_norm.data(), normed_.data(), n_tokens, config_.n_embd,
+                    config_.rms_eps);
+  packed_normed_.reset(normed_.data(), n_tokens, config_.n_embd);
+  // The output lands in `normed_`, packed already.
+  linear_attention_.run(w, config_.kind_index[layer], batch, packed_normed_, cache.recurrent(),
+                        normed_.data(), pool);
+  add_in_place(x_.data(), normed_.data(), n_tokens * config_.n_embd);
+  if (layer + 1 == config_.n_layers) keep_output_rows(batch);
 }
 
 // In the last layer, once every entry's keys and values are cached, only
@@ -167,6 +183,10 @@ void ForwardPass::keep_output_rows(const Batch& batch) {
     if (!entries[t].wants_logits) continue;
     if (kept != t) {
       std::copy_n(q_.data() + t * c.q_dim(), c.q_dim(), q_.data() + kept * c.q_dim());
+      if (c.traits.hybrid) {
+        std::copy_n(attn_gate_.data() + t * c.q_dim(), c.q_dim(),
+                    attn_gate_.data() + kept * c.q_dim());
+      }
       std::copy_n(x_.data() + t * c.n_embd, c.n_embd, x_.data() + kept * c.n_embd);
     }
     rows_[kept++] = t;
@@ -177,11 +197,14 @@ void ForwardPass::keep_output_rows(const Batch& batch) {
 void ForwardPass::project_qkv(const LayerWeights& w, int64_t n_tokens, ThreadPool& pool) {
   const ModelConfig& c = config_;
   packed_normed_.reset(normed_.data(), n_tokens, c.n_embd);
+  const bool gated = c.traits.hybrid;
   const kernels::MatmulProduct products[] = {
-      packed_normed_.product(w.wq, q_.data(), c.q_dim(), pool),
+      gated ? packed_normed_.product(w.wq, q_gate_.data(), 2 * c.q_dim(), pool)
+            : packed_normed_.product(w.wq, q_.data(), c.q_dim(), pool),
       packed_normed_.product(w.wk, k_.data(), c.kv_dim(), pool),
       packed_normed_.product(w.wv, v_.data(), c.kv_dim(), pool)};
   kernels::matmul_all(products, pool);
+  if (gated) split_query_gate(n_tokens);
   add_bias(q_.data(), w.bq, n_tokens);
   add_bias(k_.data(), w.bk, n_tokens);
   add_bias(v_.data(), w.bv, n_tokens);
@@ -201,7 +224,24 @@ void ForwardPass::project_qkv(const LayerWeights& w, int64_t n_tokens, ThreadPoo
   }
 }
 
-void ForwardPass::store_kv(int64_t layer, int64_t n_tokens, KvCache& cache) {
+void ForwardPass::split_query_gate(int64_t n_tokens) {
+  const int64_t head_dim = config_.head_dim;
+  for (int64_t t = 0; t < n_tokens; ++t) {
+    for (int64_t h = 0; h < config_.n_heads; ++h) {
+      const float* both = q_gate_.data() + (t * config_.n_heads + h) * 2 * head_dim;
+      const int64_t at = t * config_.q_dim() + h * head_dim;
+      std::copy_n(both, head_dim, q_.data() + at);
+      std::copy_n(both + head_dim, head_dim, attn_gate_.data() + at);
+    }
+  }
+}
+
+void ForwardPass::apply_output_gate() {
+  const int64_t n = n_rows_ * config_.q_dim();
+  for (int64_t i = 0; i < n; ++i) attended_[i] *= 1.0f / (1.0f + std::exp(-attn_gate_[i]));
+}
+
+void ForwardPass::store_kv(int64_t kv_layer, int64_t n_tokens, KvCache& cache) {
   const int64_t head_dim = config_.head_dim;
   const int64_t block_size = cache.block_size();
   const kernels::PackRowFn to_f16 =
@@ -212,9 +252,9 @@ void ForwardPass::store_kv(int64_t layer, int64_t n_tokens, KvCache& cache) {
     for (int64_t h = 0; h < config_.n_kv_heads; ++h) {
       const int64_t first = t * config_.kv_dim() + h * head_dim;
       // Keys go in dimension-major (see KvCache), values position-major.
-      uint16_t* k_tile = cache.keys(layer, cell.block, h) + cell.offset;
+      uint16_t* k_tile = cache.keys(kv_layer, cell.block, h) + cell.offset;
       for (int64_t d = 0; d < head_dim; ++d) k_tile[d * block_size] = k_f16_[first + d];
-      to_f16(v_.data() + first, cache.values(layer, cell.block, h) + cell.offset * head_dim,
+      to_f16(v_.data() + first, cache.values(kv_layer, cell.block, h) + cell.offset * head_dim,
              head_dim);
     }
   }
@@ -224,7 +264,7 @@ void ForwardPass::store_kv(int64_t layer, int64_t n_tokens, KvCache& cache) {
 // own, one task per (entry, KV head) so the heads sharing a KV head read its
 // keys and values once. The batch's keys are already in the cache, so a
 // prompt's tokens see each other causally and never another sequence's.
-void ForwardPass::attend(int64_t layer, const Batch& batch, const KvCache& cache,
+void ForwardPass::attend(int64_t kv_layer, const Batch& batch, const KvCache& cache,
                          ThreadPool& pool) {
   const ModelConfig& c = config_;
   const int64_t group = c.group_size();
@@ -245,8 +285,8 @@ void ForwardPass::attend(int64_t layer, const Batch& batch, const KvCache& cache
         kernels::attention_begin(states[h], out + h * c.head_dim, c.head_dim);
       }
       for (int64_t start = 0, b = 0; start < n_positions; start += block_size, ++b) {
-        kernels::attention_accumulate(q, group, cache.keys(layer, blocks[b], kv_head), block_size,
-                                      cache.values(layer, blocks[b], kv_head),
+        kernels::attention_accumulate(q, group, cache.keys(kv_layer, blocks[b], kv_head),
+                                      block_size, cache.values(kv_layer, blocks[b], kv_head),
                                       std::min(block_size, n_positions - start), c.head_dim,
                                       attention_scale_, states.data(), out);
       }

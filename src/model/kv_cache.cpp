@@ -1,5 +1,6 @@
 #include "model/kv_cache.h"
 
+#include <algorithm>
 #include <string>
 
 namespace ingot::model {
@@ -26,7 +27,7 @@ void KvCache::truncate(SequenceId sequence, int64_t length) {
   auto it = sequences_.find(sequence);
   if (it == sequences_.end()) return;
   Sequence& s = it->second;
-  if (length <= 0) return drop(sequence);
+  if (length <= 0 || length < recurrent_.length(sequence)) return drop(sequence);
   if (length >= s.length) return;
   const size_t blocks_needed = size_t((length + block_size_ - 1) / block_size_);
   while (s.blocks.size() > blocks_needed) {
@@ -37,6 +38,7 @@ void KvCache::truncate(SequenceId sequence, int64_t length) {
 }
 
 void KvCache::drop(SequenceId sequence) {
+  recurrent_.drop(sequence);
   auto it = sequences_.find(sequence);
   if (it == sequences_.end()) return;
   for (auto block = it->second.blocks.rbegin(); block != it->second.blocks.rend(); ++block) {
@@ -45,7 +47,14 @@ void KvCache::drop(SequenceId sequence) {
   sequences_.erase(it);
 }
 
+int64_t KvCache::resumable_length(SequenceId sequence, int64_t wanted) const {
+  const int64_t length = std::min(wanted, sequence_length(sequence));
+  if (recurrent_.empty_shape()) return length;
+  return length >= recurrent_.length(sequence) ? length : 0;
+}
+
 void KvCache::clear() {
+  recurrent_.clear();
   sequences_.clear();
   free_blocks_.clear();
   free_blocks_.reserve(n_blocks_);

@@ -10,16 +10,20 @@
 // and one of values. Keys are dimension-major, [head_dim][block_size], and
 // values position-major, [block_size][head_dim]: the orders attention
 // reads them in (see kernels/ops_attention.h).
+//
+// A hybrid model's cache also holds each sequence's recurrent state
+// (RecurrentStates); its keys and values are those of the attention layers
+// alone. The two move together: a sequence is kept to a shorter length
+// only where its recurrent state allows it (resumable_length).
 
 #include <cstdint>
 #include <unordered_map>
 #include <vector>
 
+#include "model/recurrent_state.h"
 #include "util/status.h"
 
 namespace ingot::model {
-
-using SequenceId = int32_t;
 
 class KvCache {
  public:
@@ -37,11 +41,21 @@ class KvCache {
 
   // Positions stored for `sequence`: 0 for a sequence never seen or dropped.
   int64_t sequence_length(SequenceId sequence) const;
-  // Every position of `sequence` from `length` on is forgotten.
+  // Every position of `sequence` from `length` on is forgotten. A length
+  // shorter than its recurrent state's forgets the whole sequence.
   void truncate(SequenceId sequence, int64_t length);
   // Forgets the sequence and frees all its cells.
   void drop(SequenceId sequence);
   void clear();
+
+  // Hybrid models: every sequence also carries a recurrent state.
+  void add_recurrent_state(RecurrentShape shape) { recurrent_ = RecurrentStates(shape); }
+  RecurrentStates& recurrent() { return recurrent_; }
+  const RecurrentStates& recurrent() const { return recurrent_; }
+  // The longest length up to `wanted` that truncate() keeps `sequence`
+  // at without recomputing anything: `wanted` itself, except that a
+  // recurrent state cannot go back, so it is then its whole length or 0.
+  int64_t resumable_length(SequenceId sequence, int64_t wanted) const;
 
   // Where the next position of `sequence` goes: must be `position`, the
   // sequence's current length. Fails when positions would skip or repeat, or
@@ -90,6 +104,7 @@ class KvCache {
   std::vector<uint16_t> values_;  // [layer][block][head][cell][dim]
   std::vector<int32_t> free_blocks_;
   std::unordered_map<SequenceId, Sequence> sequences_;
+  RecurrentStates recurrent_;
 };
 
 }  // namespace ingot::model

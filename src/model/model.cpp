@@ -27,7 +27,12 @@ Model::Model(gguf::GgufFile file, ModelConfig config, ModelWeights weights)
       forward_pass_(config_, weights_) {}
 
 KvCache Model::make_cache(int64_t n_cells) const {
-  return KvCache(config_.n_layers, config_.n_kv_heads, config_.head_dim, n_cells);
+  KvCache cache(config_.n_attention_layers, config_.n_kv_heads, config_.head_dim, n_cells);
+  if (config_.n_recurrent_layers > 0) {
+    cache.add_recurrent_state({config_.n_recurrent_layers, config_.linear.conv_state_floats(),
+                               config_.linear.delta_state_floats()});
+  }
+  return cache;
 }
 
 }  // namespace ingot::model

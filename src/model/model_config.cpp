@@ -52,6 +52,71 @@ Status read_rope(const gguf::Metadata& metadata, ModelConfig& config) {
   return unsupported("rope scaling type '" + type + "'");
 }
 
+// Multimodal RoPE (Qwen3.5) gives each pair one of four positions by its
+// section; text tokens have the first three equal to the position and the
+// fourth 0, so a pair of the fourth section never turns.
+void read_rope_sections(const gguf::Metadata& metadata, bool interleaved, ModelConfig& config) {
+  const std::string key = metadata.arch_key("rope.dimension_sections");
+  auto sections = metadata.get_or<std::vector<int32_t>>(key, {});
+  if (sections.size() < 4) return;
+  int64_t total = sections[0] + sections[1] + sections[2] + sections[3];
+  if (total <= 0) return;
+  const int n_pairs = config.rope.n_rot / 2;
+  config.rope.still_pairs.assign(n_pairs, false);
+  for (int i = 0; i < n_pairs; ++i) {
+    int64_t sector = i % total;
+    bool fourth;
+    if (interleaved) {
+      fourth = !((sector % 3 == 1 && sector < 3 * sections[1]) ||
+                 (sector % 3 == 2 && sector < 3 * sections[2]) ||
+                 (sector % 3 == 0 && sector < 3 * sections[0]));
+    } else {
+      fourth = sector >= sections[0] + sections[1] + sections[2];
+    }
+    config.rope.still_pairs[i] = fourth;
+  }
+}
+
+// Hybrid layers: llama.cpp reads attention.recurrent_layers when the file
+// has it, else makes every full_attention_interval-th layer attention.
+Status read_hybrid_layers(const gguf::Metadata& metadata, ModelConfig& config) {
+  LinearAttentionConfig& l = config.linear;
+  INGOT_ASSIGN_OR_RETURN(l.conv_kernel, required_count(metadata, "ssm.conv_kernel"));
+  INGOT_ASSIGN_OR_RETURN(l.state_size, required_count(metadata, "ssm.state_size"));
+  INGOT_ASSIGN_OR_RETURN(l.key_heads, required_count(metadata, "ssm.group_count"));
+  INGOT_ASSIGN_OR_RETURN(l.value_heads, required_count(metadata, "ssm.time_step_rank"));
+  INGOT_ASSIGN_OR_RETURN(int64_t inner, required_count(metadata, "ssm.inner_size"));
+  if (inner != l.value_dim()) {
+    return unsupported("ssm.inner_size other than time_step_rank x state_size");
+  }
+  if (l.value_heads % l.key_heads != 0) {
+    return invalid_format("ssm.time_step_rank must be a multiple of ssm.group_count");
+  }
+  config.recurrent.assign(config.n_layers, false);
+  const std::string flags_key = metadata.arch_key("attention.recurrent_layers");
+  if (metadata.has(flags_key)) {
+    auto flags = metadata.get_or<std::vector<int32_t>>(flags_key, {});
+    if (int64_t(flags.size()) < config.n_layers) {
+      return invalid_format(flags_key + " has fewer entries than block_count");
+    }
+    for (int64_t i = 0; i < config.n_layers; ++i) config.recurrent[i] = flags[i] != 0;
+  } else {
+    int64_t interval = optional_count(metadata, "full_attention_interval", 4);
+    if (interval <= 0) return invalid_format("full_attention_interval must be positive");
+    for (int64_t i = 0; i < config.n_layers; ++i) config.recurrent[i] = (i + 1) % interval != 0;
+  }
+  return {};
+}
+
+void index_layer_kinds(ModelConfig& config) {
+  config.kind_index.assign(config.n_layers, 0);
+  config.n_attention_layers = config.n_recurrent_layers = 0;
+  for (int64_t i = 0; i < config.n_layers; ++i) {
+    int64_t& count = config.is_recurrent(i) ? config.n_recurrent_layers : config.n_attention_layers;
+    config.kind_index[i] = int32_t(count++);
+  }
+}
+
 Status check_shapes(const ModelConfig& config) {
   if (config.n_heads % config.n_kv_heads != 0) {
     return invalid_format("attention.head_count must be a multiple of head_count_kv");
@@ -76,6 +141,9 @@ Result<ModelConfig> ModelConfig::from_gguf(const gguf::GgufFile& file) {
   config.name = metadata.get_or<std::string>("general.name", std::string(architecture));
   INGOT_ASSIGN_OR_RETURN(config.n_embd, required_count(metadata, "embedding_length"));
   INGOT_ASSIGN_OR_RETURN(config.n_layers, required_count(metadata, "block_count"));
+  // Multi-token-prediction layers follow the trunk's; the trunk runs alone.
+  config.n_layers -= optional_count(metadata, "nextn_predict_layers", 0);
+  if (config.n_layers <= 0) return invalid_format("no layers besides the prediction layers");
   INGOT_ASSIGN_OR_RETURN(config.n_ff, required_count(metadata, "feed_forward_length"));
   INGOT_ASSIGN_OR_RETURN(config.n_heads, required_count(metadata, "attention.head_count"));
   config.n_kv_heads = optional_count(metadata, "attention.head_count_kv", config.n_heads);
@@ -91,6 +159,11 @@ Result<ModelConfig> ModelConfig::from_gguf(const gguf::GgufFile& file) {
   config.rms_eps = optional_float(metadata, "attention.layer_norm_rms_epsilon", 1e-5f);
   INGOT_RETURN_IF_ERROR(check_shapes(config));
   INGOT_RETURN_IF_ERROR(read_rope(metadata, config));
+  if (config.traits.hybrid) {
+    INGOT_RETURN_IF_ERROR(read_hybrid_layers(metadata, config));
+    read_rope_sections(metadata, /*interleaved=*/true, config);
+  }
+  index_layer_kinds(config);
 
   const gguf::TensorInfo* embedding = file.find_tensor("token_embd.weight");
   if (embedding == nullptr || embedding->dims.size() != 2) {

@@ -4,6 +4,7 @@
 
 #include <cstdint>
 #include <string>
+#include <vector>
 
 #include "gguf/reader.h"
 #include "kernels/ops_rope.h"
@@ -11,6 +12,24 @@
 #include "util/status.h"
 
 namespace ingot::model {
+
+// A hybrid model's linear-attention layers (Qwen3.5): a causal convolution
+// over the projected q, k and v, then a gated delta rule per value head over
+// a state_size x state_size state. Value head h reads key head
+// h % key_heads, as llama.cpp pairs them.
+struct LinearAttentionConfig {
+  int64_t conv_kernel = 0;
+  int64_t state_size = 0;
+  int64_t key_heads = 0;
+  int64_t value_heads = 0;
+
+  int64_t key_dim() const { return key_heads * state_size; }
+  int64_t value_dim() const { return value_heads * state_size; }
+  int64_t conv_channels() const { return 2 * key_dim() + value_dim(); }
+  // Floats of one sequence's state in one layer.
+  int64_t conv_state_floats() const { return (conv_kernel - 1) * conv_channels(); }
+  int64_t delta_state_floats() const { return value_heads * state_size * state_size; }
+};
 
 struct ModelConfig {
   ArchitectureTraits traits;
@@ -25,6 +44,17 @@ struct ModelConfig {
   int64_t context_length = 0;  // the training context
   float rms_eps = 1e-5f;
   kernels::RopeParams rope;  // freq_factors are bound with the weights
+
+  // Hybrid models: which layers are linear attention. Each layer has an
+  // index among the layers of its kind, for the KV cache and the
+  // recurrent state; empty `recurrent` means every layer is attention.
+  std::vector<bool> recurrent;
+  std::vector<int32_t> kind_index;
+  int64_t n_attention_layers = 0;
+  int64_t n_recurrent_layers = 0;
+  LinearAttentionConfig linear;
+
+  bool is_recurrent(int64_t layer) const { return !recurrent.empty() && recurrent[layer]; }
 
   int64_t q_dim() const { return n_heads * head_dim; }
   int64_t kv_dim() const { return n_kv_heads * head_dim; }

@@ -64,6 +64,44 @@ Result<std::vector<float>> read_vector(const gguf::GgufFile& file, const std::st
   return values;
 }
 
+// A small [rows][cols] matrix read whole into F32.
+Result<std::vector<float>> read_small_matrix(const gguf::GgufFile& file, const std::string& name,
+                                             int64_t rows, int64_t cols) {
+  INGOT_ASSIGN_OR_RETURN(const gguf::TensorInfo* tensor, find_with_shape(file, name, {cols, rows}));
+  const std::optional<size_t> row_bytes = kernels::row_bytes(tensor->type, cols);
+  if (!row_bytes) return invalid_format("tensor " + name + " rows are not whole blocks");
+  std::vector<float> values(rows * cols);
+  for (int64_t r = 0; r < rows; ++r) {
+    kernels::dequantize_row(tensor->type,
+                            static_cast<const uint8_t*>(tensor->data) + r * *row_bytes,
+                            values.data() + r * cols, cols);
+  }
+  return values;
+}
+
+Status bind_linear_attention(const gguf::GgufFile& file, const ModelConfig& c, int64_t i,
+                             LayerWeights& layer) {
+  const LinearAttentionConfig& l = c.linear;
+  auto matrix = [&](std::string_view suffix, int64_t rows, int64_t cols) {
+    return bind_matrix(file, layer_tensor(i, suffix), rows, cols);
+  };
+  auto vector = [&](std::string_view suffix, int64_t n) {
+    return read_vector(file, layer_tensor(i, suffix), n);
+  };
+  INGOT_ASSIGN_OR_RETURN(layer.wqkv, matrix("attn_qkv.weight", l.conv_channels(), c.n_embd));
+  INGOT_ASSIGN_OR_RETURN(layer.wz, matrix("attn_gate.weight", l.value_dim(), c.n_embd));
+  INGOT_ASSIGN_OR_RETURN(layer.w_beta, matrix("ssm_beta.weight", l.value_heads, c.n_embd));
+  INGOT_ASSIGN_OR_RETURN(layer.w_alpha, matrix("ssm_alpha.weight", l.value_heads, c.n_embd));
+  INGOT_ASSIGN_OR_RETURN(layer.w_linear_out, matrix("ssm_out.weight", c.n_embd, l.value_dim()));
+  INGOT_ASSIGN_OR_RETURN(layer.conv_taps,
+                         read_small_matrix(file, layer_tensor(i, "ssm_conv1d.weight"),
+                                           l.conv_channels(), l.conv_kernel));
+  INGOT_ASSIGN_OR_RETURN(layer.decay_bias, vector("ssm_dt.bias", l.value_heads));
+  INGOT_ASSIGN_OR_RETURN(layer.decay_rate, vector("ssm_a", l.value_heads));
+  INGOT_ASSIGN_OR_RETURN(layer.linear_norm, vector("ssm_norm.weight", l.state_size));
+  return {};
+}
+
 Result<LayerWeights> bind_layer(const gguf::GgufFile& file, const ModelConfig& c, int64_t i) {
   LayerWeights layer;
   auto matrix = [&](std::string_view suffix, int64_t rows, int64_t cols) {
@@ -73,7 +111,19 @@ Result<LayerWeights> bind_layer(const gguf::GgufFile& file, const ModelConfig& c
     return read_vector(file, layer_tensor(i, suffix), n);
   };
   INGOT_ASSIGN_OR_RETURN(layer.attn_norm, vector("attn_norm.weight", c.n_embd));
-  INGOT_ASSIGN_OR_RETURN(layer.wq, matrix("attn_q.weight", c.q_dim(), c.n_embd));
+  const std::string_view ffn_norm =
+      c.traits.hybrid ? "post_attention_norm.weight" : "ffn_norm.weight";
+  if (c.is_recurrent(i)) {
+    INGOT_RETURN_IF_ERROR(bind_linear_attention(file, c, i, layer));
+    INGOT_ASSIGN_OR_RETURN(layer.ffn_norm, vector(ffn_norm, c.n_embd));
+    INGOT_ASSIGN_OR_RETURN(layer.gate, matrix("ffn_gate.weight", c.n_ff, c.n_embd));
+    INGOT_ASSIGN_OR_RETURN(layer.up, matrix("ffn_up.weight", c.n_ff, c.n_embd));
+    INGOT_ASSIGN_OR_RETURN(layer.down, matrix("ffn_down.weight", c.n_embd, c.n_ff));
+    return layer;
+  }
+  // A hybrid model's query projection gives each head's gate after its query.
+  const int64_t q_rows = c.traits.hybrid ? 2 * c.q_dim() : c.q_dim();
+  INGOT_ASSIGN_OR_RETURN(layer.wq, matrix("attn_q.weight", q_rows, c.n_embd));
   INGOT_ASSIGN_OR_RETURN(layer.wk, matrix("attn_k.weight", c.kv_dim(), c.n_embd));
   INGOT_ASSIGN_OR_RETURN(layer.wv, matrix("attn_v.weight", c.kv_dim(), c.n_embd));
   INGOT_ASSIGN_OR_RETURN(layer.wo, matrix("attn_output.weight", c.n_embd, c.q_dim()));
@@ -86,7 +136,7 @@ Result<LayerWeights> bind_layer(const gguf::GgufFile& file, const ModelConfig& c
     INGOT_ASSIGN_OR_RETURN(layer.q_norm, vector("attn_q_norm.weight", c.head_dim));
     INGOT_ASSIGN_OR_RETURN(layer.k_norm, vector("attn_k_norm.weight", c.head_dim));
   }
-  INGOT_ASSIGN_OR_RETURN(layer.ffn_norm, vector("ffn_norm.weight", c.n_embd));
+  INGOT_ASSIGN_OR_RETURN(layer.ffn_norm, vector(ffn_norm, c.n_embd));
   INGOT_ASSIGN_OR_RETURN(layer.gate, matrix("ffn_gate.weight", c.n_ff, c.n_embd));
   INGOT_ASSIGN_OR_RETURN(layer.up, matrix("ffn_up.weight", c.n_ff, c.n_embd));
   INGOT_ASSIGN_OR_RETURN(layer.down, matrix("ffn_down.weight", c.n_embd, c.n_ff));
@@ -146,8 +196,9 @@ std::vector<WeightMatrix*> streamed_matrices(ModelWeights& weights) {
   std::vector<WeightMatrix*> matrices;
   for (LayerWeights& layer : weights.layers) {
     for (WeightMatrix* w :
-         {&layer.wq, &layer.wk, &layer.wv, &layer.wo, &layer.gate, &layer.up, &layer.down}) {
-      matrices.push_back(w);
+         {&layer.wq, &layer.wk, &layer.wv, &layer.wo, &layer.gate, &layer.up, &layer.down,
+          &layer.wqkv, &layer.wz, &layer.w_beta, &layer.w_alpha, &layer.w_linear_out}) {
+      if (w->rows > 0) matrices.push_back(w);  // a layer binds only its kind's matrices
     }
   }
   matrices.push_back(&weights.output);

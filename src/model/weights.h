@@ -20,11 +20,23 @@ namespace ingot::model {
 
 struct LayerWeights {
   std::vector<float> attn_norm;  // n_embd
-  kernels::WeightMatrix wq, wk, wv, wo;
+  kernels::WeightMatrix wq{}, wk{}, wv{}, wo{};
   std::vector<float> bq, bk, bv;      // qwen2 only, else empty
   std::vector<float> q_norm, k_norm;  // qwen3 only (head_dim each), else empty
   std::vector<float> ffn_norm;        // n_embd
-  kernels::WeightMatrix gate, up, down;
+  kernels::WeightMatrix gate{}, up{}, down{};
+
+  // Linear-attention layers of hybrid models (see LinearAttentionConfig);
+  // such a layer binds none of the attention weights above.
+  kernels::WeightMatrix wqkv{};     // conv_channels rows: q, k, v before the convolution
+  kernels::WeightMatrix wz{};       // value_dim rows: the output gate
+  kernels::WeightMatrix w_beta{};   // value_heads rows: write rate, before its sigmoid
+  kernels::WeightMatrix w_alpha{};  // value_heads rows: decay, before softplus
+  kernels::WeightMatrix w_linear_out{};
+  std::vector<float> conv_taps;    // [conv_channels][conv_kernel]
+  std::vector<float> decay_bias;   // value_heads (ssm_dt.bias)
+  std::vector<float> decay_rate;   // value_heads (ssm_a, negative)
+  std::vector<float> linear_norm;  // state_size, the gated RMSNorm's weight
 };
 
 struct ModelWeights {

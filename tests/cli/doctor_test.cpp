@@ -55,6 +55,25 @@ TEST(Doctor, TinyQwen3Facts) {
   EXPECT_EQ(facts["runnable"], true);
 }
 
+TEST(Doctor, HybridModelCountsKeysForItsAttentionLayersAndAStateForTheRest) {
+  INGOT_REQUIRE_SHARED();
+  const std::string model = (temp_dir() / "tiny-qwen35.gguf").string();
+  CommandResult synth =
+      run_command({(build_dir() / "ingot-synth").string(), "--shape", "tiny-qwen35", "--vocab-from",
+                   shared_path("models/tiny-qwen3-f16.gguf").string(), "--out", model});
+  ASSERT_EQ(synth.exit_code, 0) << synth.err;
+  CommandResult result = run_command(
+      {ingot_binary(), "doctor", "--json", "--model", model, "--ctx", "1024", "--parallel", "2"});
+  ASSERT_EQ(result.exit_code, 0) << result.err;
+  json memory = json::parse(result.out)["memory"];
+  EXPECT_EQ(memory["attention_layers"], 1);
+  EXPECT_EQ(memory["recurrent_layers"], 3);
+  // One attention layer: 2 KV heads of 64, keys and values in F16.
+  EXPECT_EQ(memory["kv_cache_bytes"], 1 * 2 * 64 * 2 * 2 * 1024 * 2);
+  // Per layer and sequence: a 3-input window of 512 channels and 4 states of 64 x 64.
+  EXPECT_EQ(memory["recurrent_state_bytes"], 3 * (3 * 512 + 4 * 64 * 64) * 4 * 2);
+}
+
 TEST(Doctor, Stories260KFacts) {
   INGOT_REQUIRE_SHARED();
   json facts = doctor_json("models/stories260K.gguf");

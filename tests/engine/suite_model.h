@@ -22,7 +22,11 @@ struct SuiteModel {
   // tests skip then); a file that does not load fails the suite.
   void load(const std::string& relative) {
     if (::ingot::testing::shared_dir().empty()) return;
-    auto loaded = model::Model::load(::ingot::testing::shared_path(relative).string());
+    load_file(::ingot::testing::shared_path(relative).string());
+  }
+
+  void load_file(const std::string& path) {
+    auto loaded = model::Model::load(path);
     ASSERT_TRUE(loaded.ok()) << loaded.error().describe();
     model = std::move(loaded).value();
     auto vocab = tokenizer::Tokenizer::from_gguf(model->file());

@@ -63,5 +63,48 @@ TEST(KvCache, TilesOfDifferentLayersBlocksAndHeadsDoNotOverlap) {
   EXPECT_EQ(cache.keys(1, 0, 0) - cache.keys(0, 0, 0), 64);
 }
 
+// A hybrid model's sequence: its recurrent state has taken in `length`
+// tokens, as after a forward pass over them.
+void fill_hybrid(KvCache& cache, SequenceId sequence, int64_t length) {
+  for (int64_t p = 0; p < length; ++p) ASSERT_TRUE(cache.append(sequence, p).ok());
+  cache.recurrent().conv(sequence, 0)[0] = 1.0f;
+  cache.recurrent().set_length(sequence, length);
+}
+
+TEST(KvCache, RecurrentStateResumesOnlyFromItsEnd) {
+  KvCache cache(1, 1, 4, 64, 4);
+  cache.add_recurrent_state({/*n_layers=*/2, /*conv_floats=*/3, /*delta_floats=*/4});
+  fill_hybrid(cache, 5, 10);
+  EXPECT_EQ(cache.resumable_length(5, 10), 10);
+  EXPECT_EQ(cache.resumable_length(5, 25), 10);  // no further than what is cached
+  EXPECT_EQ(cache.resumable_length(5, 9), 0);    // the state cannot go back
+  EXPECT_EQ(cache.resumable_length(6, 4), 0);    // a sequence never seen
+  cache.truncate(5, 10);
+  EXPECT_EQ(cache.sequence_length(5), 10);
+  EXPECT_EQ(cache.recurrent().conv(5, 0)[0], 1.0f);
+  // Going back forgets the whole sequence, state and keys alike.
+  cache.truncate(5, 9);
+  EXPECT_EQ(cache.sequence_length(5), 0);
+  EXPECT_EQ(cache.recurrent().length(5), 0);
+  EXPECT_EQ(cache.recurrent().conv(5, 0)[0], 0.0f);
+  EXPECT_EQ(cache.free_cells(), 64);
+}
+
+TEST(KvCache, WithoutRecurrentStateAnyPrefixResumes) {
+  KvCache cache(1, 1, 4, 64, 4);
+  for (int64_t p = 0; p < 10; ++p) ASSERT_TRUE(cache.append(5, p).ok());
+  EXPECT_EQ(cache.resumable_length(5, 9), 9);
+  EXPECT_EQ(cache.resumable_length(5, 3), 3);
+}
+
+TEST(KvCache, DroppingASequenceFreesItsRecurrentState) {
+  KvCache cache(1, 1, 4, 64, 4);
+  cache.add_recurrent_state({1, 2, 2});
+  fill_hybrid(cache, 1, 3);
+  cache.drop(1);
+  EXPECT_EQ(cache.recurrent().length(1), 0);
+  EXPECT_EQ(cache.recurrent().conv(1, 0)[0], 0.0f);  // zeroed afresh
+}
+
 }  // namespace
 }  // namespace ingot::model

@@ -31,6 +31,17 @@ struct Options {
   std::string name;
 };
 
+template <typename Key>
+void write_linear_attention(const Shape& s, const Key& key, gguf::GgufWriter& w) {
+  const LinearAttentionShape& l = s.linear;
+  w.set_u32(key("full_attention_interval"), static_cast<uint32_t>(s.full_attention_interval));
+  w.set_u32(key("ssm.conv_kernel"), static_cast<uint32_t>(l.conv_kernel));
+  w.set_u32(key("ssm.state_size"), static_cast<uint32_t>(l.state_size));
+  w.set_u32(key("ssm.group_count"), static_cast<uint32_t>(l.key_heads));
+  w.set_u32(key("ssm.time_step_rank"), static_cast<uint32_t>(l.value_heads));
+  w.set_u32(key("ssm.inner_size"), static_cast<uint32_t>(l.value_heads * l.state_size));
+}
+
 void write_hyperparameters(const Shape& s, gguf::GgufWriter& w) {
   std::string arch(s.architecture);
   auto key = [&arch](std::string_view suffix) { return arch + "." + std::string(suffix); };
@@ -43,13 +54,19 @@ void write_hyperparameters(const Shape& s, gguf::GgufWriter& w) {
   w.set_u32(key("attention.head_count_kv"), static_cast<uint32_t>(s.kv_heads));
   // llama.cpp writes the per-head widths when they differ from hidden /
   // heads, and always for qwen3.
-  if (s.head_dim * s.heads != s.hidden || s.architecture == "qwen3") {
+  if (s.head_dim * s.heads != s.hidden || s.architecture == "qwen3" ||
+      s.full_attention_interval > 0) {
     w.set_u32(key("attention.key_length"), static_cast<uint32_t>(s.head_dim));
     w.set_u32(key("attention.value_length"), static_cast<uint32_t>(s.head_dim));
   }
-  if (s.architecture == "llama") {
-    w.set_u32(key("rope.dimension_count"), static_cast<uint32_t>(s.head_dim));
+  if (s.architecture == "llama" || s.rope_dims > 0) {
+    int64_t rotated = s.rope_dims > 0 ? s.rope_dims : s.head_dim;
+    w.set_u32(key("rope.dimension_count"), static_cast<uint32_t>(rotated));
   }
+  if (s.rope_sections != std::array<int32_t, 4>{}) {
+    w.set_i32s(key("rope.dimension_sections"), s.rope_sections);
+  }
+  if (s.full_attention_interval > 0) write_linear_attention(s, key, w);
   w.set_f32(key("rope.freq_base"), static_cast<float>(s.rope_base));
   w.set_f32(key("attention.layer_norm_rms_epsilon"), s.rms_epsilon);
 }
@@ -114,7 +131,7 @@ int main(int argc, char** argv) {
   ingot::synth::Options options;
   CLI::App app{"ingot-synth: write a GGUF model with seeded random weights"};
   app.add_option("--shape", options.shape,
-                 "tiny, tiny-qwen2, tiny-llama, qwen2.5-0.5b, qwen3-0.6b or llama3.2-1b")
+                 "One of: " + fmt::format("{}", fmt::join(ingot::synth::shape_names(), ", ")))
       ->capture_default_str();
   app.add_option("--type", options.type, "f32, f16, q8_0, q4_0 or q4_k_m")->capture_default_str();
   app.add_option("--seed", options.seed, "Seed of the random weights")->capture_default_str();

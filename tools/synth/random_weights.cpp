@@ -1,5 +1,6 @@
 #include "random_weights.h"
 
+#include <cmath>
 #include <random>
 #include <string_view>
 #include <vector>
@@ -27,14 +28,30 @@ gguf::GgufWriter::Filler random_filler(const PlannedTensor& tensor, kernels::Ele
                                        uint64_t seed) {
   int64_t row_length = tensor.dims[0];
   size_t row_bytes = *kernels::row_bytes(type, row_length);
-  bool ones = tensor.role == TensorRole::kNorm;
+  TensorRole role = tensor.role;
   uint64_t stream_seed = seed * 0x9e3779b97f4a7c15ull ^ name_hash(tensor.name);
   return [=](std::span<uint8_t> out) {
     std::mt19937_64 rng(stream_seed);
     std::normal_distribution<float> normal(0.0f, kWeightStd);
+    std::uniform_real_distribution<float> uniform(0.0f, 1.0f);
+    // The values each role takes in a trained model, roughly: norms start
+    // at one; decay rates are -exp(A_log) with A_log in [0, log 16], as
+    // Qwen3.5 initializes them; convolution taps are larger than weights.
+    auto draw = [&]() -> float {
+      switch (role) {
+        case TensorRole::kNorm:
+          return 1.0f;
+        case TensorRole::kDecayRate:
+          return -std::exp(uniform(rng) * std::log(16.0f));
+        case TensorRole::kConvolution:
+          return 10.0f * normal(rng);
+        default:
+          return normal(rng);
+      }
+    };
     std::vector<float> row(static_cast<size_t>(row_length));
     for (size_t offset = 0; offset + row_bytes <= out.size(); offset += row_bytes) {
-      for (float& value : row) value = ones ? 1.0f : normal(rng);
+      for (float& value : row) value = draw();
       kernels::quantize_row(type, row.data(), out.data() + offset, row_length);
     }
   };

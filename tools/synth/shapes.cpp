@@ -12,6 +12,10 @@ constexpr Shape kShapes[] = {
     {"qwen2.5-0.5b",  "qwen2",  896,   24,   14,   2,  64,      4864, true,  false,  true, 1e6,    32768,  1e-6f},
     {"qwen3-0.6b",    "qwen3",  1024,  28,   16,   8,  128,     3072, false, true,   true, 1e6,    40960,  1e-6f},
     {"llama3.2-1b",   "llama",  2048,  16,   32,   8,  64,      8192, false, false,  true, 5e5,    131072, 1e-5f},
+    // Qwen3.5's hybrid layout in small: three linear-attention layers, then
+    // one gated full-attention layer; twice as many value heads as key heads.
+    {"tiny-qwen35",   "qwen35", 256,   4,    4,    2,  64,      512,  false, true,   true, 1e7,    8192,   1e-6f,
+     4, {4, 64, 2, 4}, 16, {3, 3, 2, 0}},
 };
 // clang-format on
 

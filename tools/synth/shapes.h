@@ -4,6 +4,7 @@
 // Llama 3.2's long-context RoPE scaling (its rope_freqs.weight factors) is
 // left out: the synthetic llama uses plain RoPE at base 500000.
 
+#include <array>
 #include <cstdint>
 #include <optional>
 #include <string>
@@ -11,6 +12,15 @@
 #include <vector>
 
 namespace ingot::synth {
+
+// Qwen3.5's linear-attention layers: a gated delta rule over key heads of
+// state_size and value heads of state_size, after a causal convolution.
+struct LinearAttentionShape {
+  int64_t conv_kernel = 0;  // 0: the shape has no linear-attention layers
+  int64_t state_size = 0;   // per head, keys and values alike
+  int64_t key_heads = 0;    // ssm.group_count
+  int64_t value_heads = 0;  // ssm.time_step_rank
+};
 
 struct Shape {
   std::string_view name;
@@ -27,6 +37,16 @@ struct Shape {
   double rope_base;
   int64_t context;
   float rms_epsilon;
+  // Hybrid models: every full_attention_interval-th layer is full (gated)
+  // attention, the others linear attention; 0 for plain transformers.
+  int64_t full_attention_interval = 0;
+  LinearAttentionShape linear{};
+  int64_t rope_dims = 0;                   // rotated dimensions per head; 0: all of them
+  std::array<int32_t, 4> rope_sections{};  // multimodal RoPE sections, all 0 when unused
+
+  bool is_recurrent_layer(int64_t layer) const {
+    return full_attention_interval > 0 && (layer + 1) % full_attention_interval != 0;
+  }
 };
 
 std::optional<Shape> find_shape(std::string_view name);

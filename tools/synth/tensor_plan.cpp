@@ -2,13 +2,64 @@
 
 #include <fmt/format.h>
 
+#include <functional>
+
 namespace ingot::synth {
 namespace {
 
+using AddTensor = std::function<void(std::string_view, std::vector<int64_t>, TensorRole)>;
+
+// Qwen3.5's linear attention: one projection to the convolved q, k and v,
+// one to the output gate z, and per value head a decay and a write rate.
+void plan_linear_attention(const Shape& s, const AddTensor& add) {
+  const LinearAttentionShape& l = s.linear;
+  int64_t key_width = l.key_heads * l.state_size;
+  int64_t value_width = l.value_heads * l.state_size;
+  add("attn_qkv.weight", {s.hidden, 2 * key_width + value_width}, TensorRole::kOtherWeight);
+  add("attn_gate.weight", {s.hidden, value_width}, TensorRole::kOtherWeight);
+  add("ssm_conv1d.weight", {l.conv_kernel, 2 * key_width + value_width}, TensorRole::kConvolution);
+  add("ssm_dt.bias", {l.value_heads}, TensorRole::kDecayBias);
+  add("ssm_a", {l.value_heads}, TensorRole::kDecayRate);
+  add("ssm_beta.weight", {s.hidden, l.value_heads}, TensorRole::kOtherWeight);
+  add("ssm_alpha.weight", {s.hidden, l.value_heads}, TensorRole::kOtherWeight);
+  add("ssm_norm.weight", {l.state_size}, TensorRole::kNorm);
+  add("ssm_out.weight", {value_width, s.hidden}, TensorRole::kOtherWeight);
+}
+
+// Qwen3.5's full attention: the query projection also yields a sigmoid
+// gate per head, interleaved with the query head by head.
+void plan_gated_attention(const Shape& s, const AddTensor& add) {
+  int64_t q_width = s.heads * s.head_dim;
+  int64_t kv_width = s.kv_heads * s.head_dim;
+  add("attn_q.weight", {s.hidden, 2 * q_width}, TensorRole::kOtherWeight);
+  add("attn_k.weight", {s.hidden, kv_width}, TensorRole::kOtherWeight);
+  add("attn_v.weight", {s.hidden, kv_width}, TensorRole::kAttentionV);
+  add("attn_q_norm.weight", {s.head_dim}, TensorRole::kNorm);
+  add("attn_k_norm.weight", {s.head_dim}, TensorRole::kNorm);
+  add("attn_output.weight", {q_width, s.hidden}, TensorRole::kOtherWeight);
+}
+
+void plan_hybrid_block(const Shape& s, int64_t layer, const AddTensor& add) {
+  add("attn_norm.weight", {s.hidden}, TensorRole::kNorm);
+  if (s.is_recurrent_layer(layer)) {
+    plan_linear_attention(s, add);
+  } else {
+    plan_gated_attention(s, add);
+  }
+  add("post_attention_norm.weight", {s.hidden}, TensorRole::kNorm);
+  add("ffn_gate.weight", {s.hidden, s.feed_forward}, TensorRole::kOtherWeight);
+  add("ffn_up.weight", {s.hidden, s.feed_forward}, TensorRole::kOtherWeight);
+  add("ffn_down.weight", {s.feed_forward, s.hidden}, TensorRole::kFeedForwardDown);
+}
+
 void plan_block(const Shape& s, int64_t layer, std::vector<PlannedTensor>& out) {
-  auto add = [&](std::string_view suffix, std::vector<int64_t> dims, TensorRole role) {
+  AddTensor add = [&](std::string_view suffix, std::vector<int64_t> dims, TensorRole role) {
     out.push_back({fmt::format("blk.{}.{}", layer, suffix), std::move(dims), role, layer});
   };
+  if (s.full_attention_interval > 0) {
+    plan_hybrid_block(s, layer, add);
+    return;
+  }
   int64_t q_width = s.heads * s.head_dim;
   int64_t kv_width = s.kv_heads * s.head_dim;
   add("attn_norm.weight", {s.hidden}, TensorRole::kNorm);

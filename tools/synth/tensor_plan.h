@@ -20,6 +20,9 @@ enum class TensorRole {
   kAttentionV,
   kFeedForwardDown,
   kOtherWeight,
+  kConvolution,  // linear attention's causal convolution: F32, as llama.cpp keeps it
+  kDecayRate,    // ssm_a, -exp(A_log): negative, F32
+  kDecayBias,    // ssm_dt.bias: F32
 };
 
 struct PlannedTensor {

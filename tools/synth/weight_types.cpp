@@ -74,8 +74,16 @@ uint32_t file_type_id(WeightPreset preset) {
 }
 
 ElementType element_type_for(const PlannedTensor& tensor, WeightPreset preset, const Shape& shape) {
-  if (tensor.role == TensorRole::kNorm || tensor.role == TensorRole::kBias)
-    return ElementType::kF32;
+  switch (tensor.role) {
+    case TensorRole::kNorm:
+    case TensorRole::kBias:
+    case TensorRole::kConvolution:
+    case TensorRole::kDecayRate:
+    case TensorRole::kDecayBias:
+      return ElementType::kF32;
+    default:
+      break;
+  }
   ElementType type = ElementType::kF32;
   switch (preset) {
     case WeightPreset::kF32:

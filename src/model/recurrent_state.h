@@ -1,0 +1,66 @@
+#pragma once
+// The recurrent state of hybrid models' linear-attention layers: for each
+// sequence and layer, the convolution's window of past inputs and the
+// delta rule's state matrices (see LinearAttentionConfig). Unlike keys and
+// values, a state holds the whole past at once: it can move forward, or
+// start over from nothing, but not go back to an earlier length.
+//
+// A sequence's state is allocated, zeroed, at its first token and freed
+// when the sequence is dropped, so memory follows the live sequences.
+
+#include <cstddef>
+#include <cstdint>
+#include <unordered_map>
+#include <vector>
+
+namespace ingot::model {
+
+using SequenceId = int32_t;
+
+struct RecurrentShape {
+  int64_t n_layers = 0;
+  int64_t conv_floats = 0;   // per layer and sequence
+  int64_t delta_floats = 0;  // per layer and sequence
+};
+
+class RecurrentStates {
+ public:
+  RecurrentStates() = default;
+  explicit RecurrentStates(RecurrentShape shape) : shape_(shape) {}
+
+  bool empty_shape() const { return shape_.n_layers == 0; }
+  const RecurrentShape& shape() const { return shape_; }
+
+  // Tokens the sequence's state has absorbed: 0 for a sequence not seen.
+  int64_t length(SequenceId sequence) const;
+  // The state is now `length` tokens long (the forward pass ran them).
+  void set_length(SequenceId sequence, int64_t length);
+
+  // The window and matrices of `sequence` in recurrent layer `index`,
+  // zeroed at the sequence's first use.
+  float* conv(SequenceId sequence, int64_t index) { return slot(sequence, index); }
+  float* delta(SequenceId sequence, int64_t index) {
+    return slot(sequence, index) + shape_.conv_floats;
+  }
+
+  void drop(SequenceId sequence) { sequences_.erase(sequence); }
+  void clear() { sequences_.clear(); }
+
+  // Bytes one sequence's state takes, over every layer.
+  int64_t bytes_per_sequence() const {
+    return shape_.n_layers * (shape_.conv_floats + shape_.delta_floats) * int64_t(sizeof(float));
+  }
+
+ private:
+  struct Sequence {
+    std::vector<float> values;  // [layer][conv_floats + delta_floats]
+    int64_t length = 0;
+  };
+
+  float* slot(SequenceId sequence, int64_t index);
+
+  RecurrentShape shape_;
+  std::unordered_map<SequenceId, Sequence> sequences_;
+};
+
+}  // namespace ingot::model

@@ -1,0 +1,90 @@
+// The delta rule and the causal convolution against their definitions,
+// written out with the state as a plain key-by-value matrix.
+
+#include "kernels/ops_delta_rule.h"
+
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <random>
+#include <vector>
+
+namespace ingot::kernels {
+namespace {
+
+std::vector<float> random_values(size_t n, std::mt19937& rng, float scale = 1.0f) {
+  std::normal_distribution<float> normal(0.0f, scale);
+  std::vector<float> v(n);
+  for (float& x : v) x = normal(rng);
+  return v;
+}
+
+TEST(DeltaRule, MatchesTheRecurrenceOverSeveralTokens) {
+  constexpr int64_t n = 8;
+  std::mt19937 rng(7);
+  std::vector<float> transposed(n * n, 0.0f);                          // what the kernel keeps
+  std::vector<std::vector<double>> S(n, std::vector<double>(n, 0.0));  // S[key][value]
+  for (int token = 0; token < 5; ++token) {
+    auto q = random_values(n, rng), k = random_values(n, rng), v = random_values(n, rng);
+    const float g = -0.3f * float(token + 1), beta = 0.25f + 0.1f * float(token);
+    std::vector<float> out(n);
+    delta_rule_step(transposed.data(), q.data(), k.data(), v.data(), g, beta, n, out.data());
+    // S <- exp(g) S;  d = beta (v - S^T k);  S <- S + k d^T;  o = S^T q / sqrt(n)
+    for (auto& row : S)
+      for (double& s : row) s *= std::exp(double(g));
+    std::vector<double> d(n);
+    for (int64_t j = 0; j < n; ++j) {
+      double recalled = 0;
+      for (int64_t i = 0; i < n; ++i) recalled += S[i][j] * k[i];
+      d[j] = beta * (v[j] - recalled);
+    }
+    for (int64_t i = 0; i < n; ++i)
+      for (int64_t j = 0; j < n; ++j) S[i][j] += k[i] * d[j];
+    for (int64_t j = 0; j < n; ++j) {
+      double o = 0;
+      for (int64_t i = 0; i < n; ++i) o += S[i][j] * q[i];
+      EXPECT_NEAR(out[j], o / std::sqrt(double(n)), 1e-5) << "token " << token << " j " << j;
+    }
+  }
+  for (int64_t i = 0; i < n; ++i)
+    for (int64_t j = 0; j < n; ++j) EXPECT_NEAR(transposed[j * n + i], S[i][j], 1e-5);
+}
+
+TEST(CausalConv, EachOutputMixesTheLastKernelInputsOfItsChannel) {
+  constexpr int64_t channels = 3, kernel = 4, tokens = 6;
+  std::mt19937 rng(11);
+  auto taps = random_values(channels * kernel, rng);
+  std::vector<std::vector<float>> inputs;
+  std::vector<float> window(channels * (kernel - 1), 0.0f);
+  for (int64_t t = 0; t < tokens; ++t) {
+    inputs.push_back(random_values(channels, rng));
+    std::vector<float> y(channels);
+    causal_conv_step(window.data(), inputs.back().data(), taps.data(), channels, kernel, y.data());
+    for (int64_t c = 0; c < channels; ++c) {
+      // Tap kernel-1 takes this token, tap kernel-1-i the token i back
+      // (none before the first: zeros).
+      double expected = 0;
+      for (int64_t back = 0; back < kernel && back <= t; ++back) {
+        expected += taps[c * kernel + kernel - 1 - back] * inputs[t - back][c];
+      }
+      EXPECT_NEAR(y[c], expected, 1e-5) << "token " << t << " channel " << c;
+    }
+  }
+}
+
+TEST(CausalConv, OutputMayOverwriteItsInput) {
+  constexpr int64_t channels = 5, kernel = 4;
+  std::mt19937 rng(3);
+  auto taps = random_values(channels * kernel, rng);
+  auto x = random_values(channels, rng);
+  std::vector<float> window_a(channels * (kernel - 1), 0.5f), window_b = window_a;
+  std::vector<float> apart(channels), in_place = x;
+  causal_conv_step(window_a.data(), x.data(), taps.data(), channels, kernel, apart.data());
+  causal_conv_step(window_b.data(), in_place.data(), taps.data(), channels, kernel,
+                   in_place.data());
+  EXPECT_EQ(apart, in_place);
+  EXPECT_EQ(window_a, window_b);
+}
+
+}  // namespace
+}  // namespace ingot::kernels
