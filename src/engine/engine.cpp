@@ -11,6 +11,9 @@ constexpr int64_t kDefaultContextCap = 4096;
 // Masks are vocabulary-sized bitsets (19 KB for Qwen's 151k tokens).
 constexpr size_t kGrammarMaskCacheStates = 512;
 constexpr size_t kScoredChunk = 32;
+// Hybrid models: a prompt's recurrent state is kept at every multiple of
+// this many tokens and at the prompt's end, for later requests to resume.
+constexpr size_t kSnapshotInterval = 256;
 
 Status check_options(const EngineOptions& options) {
   if (options.parallel < 1 || options.parallel > 256) {
@@ -146,6 +149,7 @@ void Engine::step() {
     if (prefill_in_batch_[i] > 0) slot.committed_prefill(prefill_in_batch_[i]);
     if (decode_in_batch_[i]) slot.committed_decode();
   }
+  keep_recurrent_snapshots();
   score_prompts(*logits);
   draw_tokens(*logits);
   for (int64_t row : draw_rows_)
@@ -288,10 +292,7 @@ void Engine::build_batch() {
   for (size_t i = 0; i < slots_.size() && budget > 0; ++i) {
     Slot& slot = slots_[i];
     if (!slot.prefilling()) continue;
-    // A scored prompt wants a vocabulary-sized row per token: its chunks
-    // are kept short so that the logits buffer stays small.
-    std::span<const int32_t> chunk =
-        slot.next_prefill(slot.scores_prompt() ? std::min(budget, kScoredChunk) : budget);
+    std::span<const int32_t> chunk = slot.next_prefill(prefill_budget(slot, budget));
     bool completes = chunk.size() == slot.prefill_remaining();
     for (size_t j = 0; j < chunk.size(); ++j) {
       bool draws = completes && j + 1 == chunk.size() && slot.samples_after_prompt();
@@ -302,6 +303,30 @@ void Engine::build_batch() {
     }
     prefill_in_batch_[i] = chunk.size();
     budget -= chunk.size();
+  }
+}
+
+// A scored prompt wants a vocabulary-sized row per token: its chunks are
+// kept short so that the logits buffer stays small. A hybrid model's chunk
+// stops at the next snapshot boundary, where the state is kept.
+size_t Engine::prefill_budget(const Slot& slot, size_t budget) const {
+  if (slot.scores_prompt()) budget = std::min(budget, kScoredChunk);
+  if (!cache_.recurrent().empty_shape()) {
+    const auto at = static_cast<size_t>(slot.position());
+    budget = std::min(budget, kSnapshotInterval - at % kSnapshotInterval);
+  }
+  return budget;
+}
+
+void Engine::keep_recurrent_snapshots() {
+  if (cache_.recurrent().empty_shape()) return;
+  for (size_t i = 0; i < slots_.size(); ++i) {
+    if (prefill_in_batch_[i] == 0) continue;
+    const Slot& slot = slots_[i];
+    const int64_t length = cache_.sequence_length(slot.sequence());
+    if (!slot.prefilling() || length % int64_t(kSnapshotInterval) == 0) {
+      cache_.recurrent().save_snapshot(slot.sequence(), length);
+    }
   }
 }
 

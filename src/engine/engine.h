@@ -91,6 +91,8 @@ class Engine {
   void admit_waiting();
   Slot& choose_slot(const std::vector<int32_t>& prompt);
   void build_batch();
+  size_t prefill_budget(const Slot& slot, size_t budget) const;
+  void keep_recurrent_snapshots();
   void step();
   void score_prompts(const model::Logits& logits);
   void draw_tokens(const model::Logits& logits);

@@ -27,7 +27,10 @@ void KvCache::truncate(SequenceId sequence, int64_t length) {
   auto it = sequences_.find(sequence);
   if (it == sequences_.end()) return;
   Sequence& s = it->second;
-  if (length <= 0 || length < recurrent_.length(sequence)) return drop(sequence);
+  if (length <= 0) return drop(sequence);
+  if (length < recurrent_.length(sequence) && !recurrent_.restore(sequence, length)) {
+    return drop(sequence);
+  }
   if (length >= s.length) return;
   const size_t blocks_needed = size_t((length + block_size_ - 1) / block_size_);
   while (s.blocks.size() > blocks_needed) {
@@ -50,7 +53,7 @@ void KvCache::drop(SequenceId sequence) {
 int64_t KvCache::resumable_length(SequenceId sequence, int64_t wanted) const {
   const int64_t length = std::min(wanted, sequence_length(sequence));
   if (recurrent_.empty_shape()) return length;
-  return length >= recurrent_.length(sequence) ? length : 0;
+  return recurrent_.resumable(sequence, length);
 }
 
 void KvCache::clear() {

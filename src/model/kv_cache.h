@@ -42,7 +42,8 @@ class KvCache {
   // Positions stored for `sequence`: 0 for a sequence never seen or dropped.
   int64_t sequence_length(SequenceId sequence) const;
   // Every position of `sequence` from `length` on is forgotten. A length
-  // shorter than its recurrent state's forgets the whole sequence.
+  // shorter than its recurrent state's puts the state back to its snapshot
+  // there, or forgets the whole sequence when there is none.
   void truncate(SequenceId sequence, int64_t length);
   // Forgets the sequence and frees all its cells.
   void drop(SequenceId sequence);
@@ -54,7 +55,7 @@ class KvCache {
   const RecurrentStates& recurrent() const { return recurrent_; }
   // The longest length up to `wanted` that truncate() keeps `sequence`
   // at without recomputing anything: `wanted` itself, except that a
-  // recurrent state cannot go back, so it is then its whole length or 0.
+  // recurrent state goes back only to a snapshot (else to 0).
   int64_t resumable_length(SequenceId sequence, int64_t wanted) const;
 
   // Where the next position of `sequence` goes: must be `position`, the

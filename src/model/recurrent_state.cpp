@@ -1,5 +1,7 @@
 #include "model/recurrent_state.h"
 
+#include <algorithm>
+
 namespace ingot::model {
 
 int64_t RecurrentStates::length(SequenceId sequence) const {
@@ -10,6 +12,48 @@ int64_t RecurrentStates::length(SequenceId sequence) const {
 void RecurrentStates::set_length(SequenceId sequence, int64_t length) {
   auto it = sequences_.find(sequence);
   if (it != sequences_.end()) it->second.length = length;
+}
+
+void RecurrentStates::save_snapshot(SequenceId sequence, int64_t length) {
+  auto it = sequences_.find(sequence);
+  if (it == sequences_.end() || it->second.length != length || it->second.values.empty()) return;
+  Sequence& s = it->second;
+  for (const Snapshot& snapshot : s.snapshots) {
+    if (snapshot.length == length) return;
+  }
+  if (s.snapshots.size() == kMaxSnapshots) s.snapshots.erase(s.snapshots.begin());
+  s.snapshots.push_back({length, s.values});
+}
+
+int64_t RecurrentStates::resumable(SequenceId sequence, int64_t wanted) const {
+  auto it = sequences_.find(sequence);
+  if (it == sequences_.end()) return 0;
+  const Sequence& s = it->second;
+  if (s.length <= wanted) return s.length;
+  int64_t best = 0;
+  for (const Snapshot& snapshot : s.snapshots) {
+    if (snapshot.length <= wanted) best = std::max(best, snapshot.length);
+  }
+  return best;
+}
+
+bool RecurrentStates::restore(SequenceId sequence, int64_t length) {
+  auto it = sequences_.find(sequence);
+  if (it == sequences_.end()) return false;
+  Sequence& s = it->second;
+  if (length == s.length) return true;
+  auto found = std::find_if(s.snapshots.begin(), s.snapshots.end(),
+                            [&](const Snapshot& snapshot) { return snapshot.length == length; });
+  if (found == s.snapshots.end()) return false;
+  s.values = found->values;
+  s.length = length;
+  std::erase_if(s.snapshots, [&](const Snapshot& snapshot) { return snapshot.length > length; });
+  return true;
+}
+
+size_t RecurrentStates::snapshot_count(SequenceId sequence) const {
+  auto it = sequences_.find(sequence);
+  return it == sequences_.end() ? 0 : it->second.snapshots.size();
 }
 
 float* RecurrentStates::slot(SequenceId sequence, int64_t index) {

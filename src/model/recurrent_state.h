@@ -7,6 +7,12 @@
 //
 // A sequence's state is allocated, zeroed, at its first token and freed
 // when the sequence is dropped, so memory follows the live sequences.
+//
+// Snapshots make going back possible where it matters: a copy of the state
+// at a chosen length (the end of a prompt, a boundary the engine picks)
+// lets a later request that shares that prefix resume there. A sequence
+// keeps its last kMaxSnapshots; a snapshot past a length the sequence goes
+// back to is forgotten with the tokens it covered.
 
 #include <cstddef>
 #include <cstdint>
@@ -25,6 +31,8 @@ struct RecurrentShape {
 
 class RecurrentStates {
  public:
+  static constexpr size_t kMaxSnapshots = 4;
+
   RecurrentStates() = default;
   explicit RecurrentStates(RecurrentShape shape) : shape_(shape) {}
 
@@ -43,6 +51,16 @@ class RecurrentStates {
     return slot(sequence, index) + shape_.conv_floats;
   }
 
+  // Keeps a copy of the live state, which has taken in `length` tokens.
+  void save_snapshot(SequenceId sequence, int64_t length);
+  // The longest length up to `wanted` the state can be put back to: its
+  // own length, or a snapshot's; 0 when none fits.
+  int64_t resumable(SequenceId sequence, int64_t wanted) const;
+  // Puts the live state back to `length` (one resumable() gave), forgetting
+  // the snapshots past it. False when no such state is kept.
+  bool restore(SequenceId sequence, int64_t length);
+  size_t snapshot_count(SequenceId sequence) const;
+
   void drop(SequenceId sequence) { sequences_.erase(sequence); }
   void clear() { sequences_.clear(); }
 
@@ -52,9 +70,14 @@ class RecurrentStates {
   }
 
  private:
+  struct Snapshot {
+    int64_t length;
+    std::vector<float> values;
+  };
   struct Sequence {
     std::vector<float> values;  // [layer][conv_floats + delta_floats]
     int64_t length = 0;
+    std::vector<Snapshot> snapshots;  // oldest first
   };
 
   float* slot(SequenceId sequence, int64_t index);

@@ -100,11 +100,52 @@ TEST_F(HybridEngineTest, SecondTurnResumesTheRecurrentStateAndMatchesAColdRun) {
   EXPECT_EQ(ids(warm), ids(cold));
 }
 
+TEST_F(HybridEngineTest, ATurnThatRewritesTheReplyResumesFromThePromptsEnd) {
+  auto engine = start(1);
+  GenerationRequest first = greedy("Once upon a time there was a cat", 6);
+  const std::vector<int32_t> turn_one = first.prompt;
+  collect_reply(*engine->submit(first));
+  // The first prompt, then other text than the reply (as a template that
+  // re-renders the reply gives): the state kept at the prompt's end serves.
+  GenerationRequest second = greedy("", 6);
+  second.prompt = turn_one;
+  for (int32_t id : suite_.tokenizer->encode(" who sat on a mat", false, false)) {
+    second.prompt.push_back(id);
+  }
+  CollectedReply warm = collect_reply(*engine->submit(second));
+  engine->stop();
+  CollectedReply cold = run_alone(second);
+  ASSERT_TRUE(warm.finish.has_value());
+  EXPECT_EQ(warm.finish->usage.cached_tokens, static_cast<int64_t>(turn_one.size()));
+  EXPECT_EQ(ids(warm), ids(cold));
+}
+
+TEST_F(HybridEngineTest, ALongPromptKeepsItsStateAtEachBoundary) {
+  std::string text;
+  for (int i = 0; i < 80; ++i) text += "The clock ticked again and again. ";
+  auto engine = start(1);
+  GenerationRequest first = greedy(text, 2);
+  ASSERT_GT(first.prompt.size(), 300u);
+  collect_reply(*engine->submit(first));
+  // The same 300 tokens, then others: the state at 256 is the longest kept.
+  GenerationRequest second = greedy("", 4);
+  second.prompt.assign(first.prompt.begin(), first.prompt.begin() + 300);
+  for (int32_t id : suite_.tokenizer->encode(" Then it stopped.", false, false)) {
+    second.prompt.push_back(id);
+  }
+  CollectedReply warm = collect_reply(*engine->submit(second));
+  engine->stop();
+  CollectedReply cold = run_alone(second);
+  ASSERT_TRUE(warm.finish.has_value());
+  EXPECT_EQ(warm.finish->usage.cached_tokens, 256);
+  EXPECT_EQ(ids(warm), ids(cold));
+}
+
 TEST_F(HybridEngineTest, APromptLeavingTheCachedPathStartsOver) {
   auto engine = start(1);
   GenerationRequest first = greedy("Once upon a time there was a cat", 4);
   collect_reply(*engine->submit(first));
-  // Shares "Once upon a time" only: the state cannot go back to it.
+  // Shares "Once upon a time" only: no state was kept there.
   GenerationRequest second = greedy("Once upon a time the dog slept", 6);
   CollectedReply warm = collect_reply(*engine->submit(second));
   engine->stop();

@@ -106,5 +106,40 @@ TEST(KvCache, DroppingASequenceFreesItsRecurrentState) {
   EXPECT_EQ(cache.recurrent().conv(1, 0)[0], 0.0f);  // zeroed afresh
 }
 
+TEST(KvCache, RecurrentStateGoesBackToASnapshot) {
+  KvCache cache(1, 1, 4, 64, 4);
+  cache.add_recurrent_state({1, 2, 2});
+  fill_hybrid(cache, 2, 6);
+  cache.recurrent().save_snapshot(2, 6);
+  for (int64_t p = 6; p < 11; ++p) ASSERT_TRUE(cache.append(2, p).ok());
+  cache.recurrent().conv(2, 0)[0] = 7.0f;  // the state moves on
+  cache.recurrent().set_length(2, 11);
+  EXPECT_EQ(cache.resumable_length(2, 9), 6);
+  EXPECT_EQ(cache.resumable_length(2, 5), 0);
+  cache.truncate(2, 6);
+  EXPECT_EQ(cache.sequence_length(2), 6);
+  EXPECT_EQ(cache.recurrent().length(2), 6);
+  EXPECT_EQ(cache.recurrent().conv(2, 0)[0], 1.0f);  // as it was at 6
+}
+
+TEST(KvCache, ASequenceKeepsItsLatestSnapshotsAndForgetsThosePastWhereItGoesBack) {
+  KvCache cache(1, 1, 4, 64, 4);
+  cache.add_recurrent_state({1, 2, 2});
+  RecurrentStates& states = cache.recurrent();
+  for (int64_t p = 0; p < 12; ++p) {
+    ASSERT_TRUE(cache.append(4, p).ok());
+    states.conv(4, 0)[0] = float(p + 1);
+    states.set_length(4, p + 1);
+    if ((p + 1) % 2 == 0) states.save_snapshot(4, p + 1);
+  }
+  EXPECT_EQ(states.snapshot_count(4), RecurrentStates::kMaxSnapshots);
+  EXPECT_EQ(cache.resumable_length(4, 5), 0);  // 2 and 4 were let go
+  EXPECT_EQ(cache.resumable_length(4, 7), 6);
+  cache.truncate(4, 8);
+  EXPECT_EQ(states.conv(4, 0)[0], 8.0f);
+  EXPECT_EQ(states.snapshot_count(4), 2u);  // 6 and 8; 10 and 12 are gone
+  EXPECT_EQ(cache.resumable_length(4, 11), 8);
+}
+
 }  // namespace
 }  // namespace ingot::model

@@ -1,0 +1,71 @@
+// A hybrid model (Qwen3.5's linear attention beside gated attention) served
+// to the official openai package: whole and streamed replies, concurrent
+// streams, and a second turn that resumes the first's recurrent state.
+import { test, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import { execFileSync } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import OpenAI from 'openai';
+import { haveShared, ingotBinary, sharedModel, startServer } from './harness.mjs';
+
+const skip = !haveShared() && '../shared is absent';
+const model = 'tiny-qwen35';
+const messages = [{ role: 'user', content: 'Tell me about clocks.' }];
+let server;
+let client;
+let dir;
+
+before(async () => {
+  if (skip) return;
+  dir = mkdtempSync(path.join(os.tmpdir(), 'ingot-hybrid-'));
+  const file = path.join(dir, `${model}.gguf`);
+  execFileSync(path.join(path.dirname(ingotBinary), 'ingot-synth'), [
+    '--shape', model, '--type', 'q8_0', '--vocab-from', sharedModel('tiny-qwen3-f16.gguf'), '--out', file,
+  ]);
+  server = await startServer(file, ['--parallel', '2', '--alias', model]);
+  client = new OpenAI({ baseURL: server.baseURL, apiKey: 'unused', maxRetries: 0 });
+});
+
+after(async () => {
+  if (server) assert.equal(await server.stop(), 0);
+  if (dir) rmSync(dir, { recursive: true, force: true });
+});
+
+test('a hybrid model answers whole and streamed, the same text', { skip }, async () => {
+  const whole = await client.chat.completions.create({ model, messages, max_tokens: 12, temperature: 0 });
+  assert.equal(whole.object, 'chat.completion');
+  assert.equal(whole.usage.completion_tokens, 12);
+  const stream = await client.chat.completions.create({
+    model, messages, max_tokens: 12, temperature: 0, stream: true, stream_options: { include_usage: true },
+  });
+  let text = '';
+  let usage = null;
+  for await (const chunk of stream) {
+    text += chunk.choices[0]?.delta?.content ?? '';
+    if (chunk.usage) usage = chunk.usage;
+  }
+  assert.equal(text, whole.choices[0].message.content);
+  assert.equal(usage.completion_tokens, 12);
+});
+
+test('concurrent streams on a hybrid model each get their solo reply', { skip }, async () => {
+  const asks = ['One', 'Two', 'Three', 'Four'].map((word) => [{ role: 'user', content: `${word} clocks ticked.` }]);
+  const solo = [];
+  for (const m of asks) {
+    solo.push((await client.chat.completions.create({ model, messages: m, max_tokens: 8, temperature: 0 })).choices[0].message.content);
+  }
+  const together = await Promise.all(
+    asks.map((m) => client.chat.completions.create({ model, messages: m, max_tokens: 8, temperature: 0 })),
+  );
+  assert.deepEqual(together.map((r) => r.choices[0].message.content), solo);
+});
+
+test('the second turn on a hybrid model reports cached prompt tokens', { skip }, async () => {
+  const first = await client.chat.completions.create({ model, messages, max_tokens: 8, temperature: 0 });
+  const next = [...messages, first.choices[0].message, { role: 'user', content: 'And then?' }];
+  const second = await client.chat.completions.create({ model, messages: next, max_tokens: 8, temperature: 0 });
+  assert.ok(second.usage.prompt_tokens_details.cached_tokens >= first.usage.prompt_tokens,
+    JSON.stringify({ first: first.usage, second: second.usage }));
+});
