@@ -36,6 +36,9 @@ struct Plan {
   uint64_t attention_layers = 0;
   uint64_t recurrent_layers = 0;
   uint64_t recurrent_bytes = 0;
+  // Mixture-of-experts models: experts per layer, and how many a token runs.
+  uint64_t experts = 0;
+  uint64_t experts_used = 0;
 
   uint64_t total(uint64_t weights) const {
     return weights + kv_cache_bytes.value_or(0) + recurrent_bytes;
@@ -45,8 +48,11 @@ struct Plan {
 // The KV cache of the attention layers alone, and the recurrent state.
 void plan_hybrid_memory(const gguf::GgufFile& file, Plan& plan) {
   auto config = model::ModelConfig::from_gguf(file);
-  if (!config.ok() || config->n_recurrent_layers == 0) return;
+  if (!config.ok()) return;
   const model::ModelConfig& c = *config;
+  plan.experts = uint64_t(c.experts.count);
+  plan.experts_used = uint64_t(c.experts.used);
+  if (c.n_recurrent_layers == 0) return;
   constexpr uint64_t kF16Bytes = 2;
   plan.attention_layers = uint64_t(c.n_attention_layers);
   plan.recurrent_layers = uint64_t(c.n_recurrent_layers);
@@ -144,6 +150,11 @@ void print_text(const DoctorOptions& options, const gguf::FileSummary& s, const 
   row("special", special_tokens_line(s));
   row("chat template", s.has_chat_template ? "present" : "absent");
   std::string kv = plan.kv_cache_bytes ? human_bytes(*plan.kv_cache_bytes) : "unknown";
+  if (plan.experts > 0) {
+    row("experts", fmt::format("{} per layer, {} run per token (their weights are all in memory; "
+                               "a token reads only its own)",
+                               plan.experts, plan.experts_used));
+  }
   if (plan.recurrent_layers > 0) {
     row("layers", fmt::format("{} attention (keys and values), {} linear attention (a "
                               "fixed-size recurrent state per sequence)",
@@ -209,6 +220,8 @@ void print_json(const DoctorOptions& options, const gguf::FileSummary& s, const 
          plan.recurrent_layers > 0 ? plan.attention_layers : s.block_count.value_or(0)},
         {"recurrent_layers", plan.recurrent_layers},
         {"recurrent_state_bytes", plan.recurrent_bytes},
+        {"experts", plan.experts},
+        {"experts_used", plan.experts_used},
         {"total_bytes", plan.total(s.weight_bytes)}}},
       {"runnable", problems.empty()},
       {"problems", problems},

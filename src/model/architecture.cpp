@@ -12,6 +12,7 @@ constexpr ArchitectureTraits kArchitectures[] = {
     {Architecture::kQwen2, "qwen2", RopeLayout::kHalves, true, false},
     {Architecture::kQwen3, "qwen3", RopeLayout::kHalves, false, true},
     {Architecture::kQwen35, "qwen35", RopeLayout::kHalves, false, true, true},
+    {Architecture::kQwen35Moe, "qwen35moe", RopeLayout::kHalves, false, true, true, true},
 };
 
 }  // namespace

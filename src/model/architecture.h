@@ -11,7 +11,7 @@
 
 namespace ingot::model {
 
-enum class Architecture { kLlama, kQwen2, kQwen3, kQwen35 };
+enum class Architecture { kLlama, kQwen2, kQwen3, kQwen35, kQwen35Moe };
 
 struct ArchitectureTraits {
   Architecture architecture;
@@ -23,6 +23,9 @@ struct ArchitectureTraits {
   // query projection also yields a sigmoid gate on the attention output,
   // and the feed-forward norm is named post_attention_norm.
   bool hybrid = false;
+  // qwen35moe: a routed mixture of experts plus a gated shared expert in
+  // place of the dense feed-forward.
+  bool experts = false;
 };
 
 // Traits of the architecture named `name`, or nullopt when ingot cannot run it.

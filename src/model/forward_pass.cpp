@@ -35,7 +35,8 @@ ForwardPass::ForwardPass(const ModelConfig& config, const ModelWeights& weights)
       weights_(weights),
       rope_(config.rope),
       attention_scale_(1.0f / std::sqrt(float(config.head_dim))),
-      linear_attention_(config) {}
+      linear_attention_(config),
+      experts_(config) {}
 
 Result<Logits> ForwardPass::run(const Batch& batch, KvCache& cache, ThreadPool& pool) {
   if (batch.empty()) return Logits{logits_.data(), 0, config_.n_vocab};
@@ -109,6 +110,10 @@ void ForwardPass::resize_buffers(int64_t n_tokens, int64_t n_logits) {
   grow(k_f16_, n_tokens * c.kv_dim());
   grow(attended_, n_tokens * c.q_dim());
   grow(rows_, n_tokens);
+  if (c.experts.count > 0) {
+    grow(routed_, n_tokens * c.n_embd);
+    grow(shared_scale_, n_tokens);
+  }
   grow(gate_, n_tokens * c.n_ff);
   grow(up_, n_tokens * c.n_ff);
   grow(rope_cos_, n_tokens * c.rope.n_rot / 2);
@@ -301,13 +306,40 @@ void ForwardPass::feed_forward_block(const LayerWeights& w, int64_t n_tokens, Th
   const ModelConfig& c = config_;
   kernels::rms_norm(x_.data(), w.ffn_norm.data(), normed_.data(), n_tokens, c.n_embd, c.rms_eps);
   packed_normed_.reset(normed_.data(), n_tokens, c.n_embd);
+  const bool mixture = !w.expert_gate.empty();
+  if (mixture) {
+    experts_.run(w, normed_.data(), n_tokens, packed_normed_, routed_.data(), pool);
+    gate_shared_expert(w, n_tokens);
+  }
+  // The dense feed-forward, or a mixture's shared expert.
   const kernels::MatmulProduct products[] = {
       packed_normed_.product(w.gate, gate_.data(), c.n_ff, pool),
       packed_normed_.product(w.up, up_.data(), c.n_ff, pool)};
   kernels::matmul_all(products, pool);
   gate_and_pack(w.down, n_tokens, pool);
   kernels::matmul(w.down, packed_hidden_, normed_.data(), c.n_embd, pool);
-  add_in_place(x_.data(), normed_.data(), n_tokens * c.n_embd);
+  if (!mixture) {
+    add_in_place(x_.data(), normed_.data(), n_tokens * c.n_embd);
+    return;
+  }
+  for (int64_t t = 0; t < n_tokens; ++t) {
+    float* x = x_.data() + t * c.n_embd;
+    const float* shared = normed_.data() + t * c.n_embd;
+    const float* routed = routed_.data() + t * c.n_embd;
+    for (int64_t d = 0; d < c.n_embd; ++d) x[d] += routed[d] + shared_scale_[t] * shared[d];
+  }
+}
+
+// sigmoid(g . x) per row, read before the shared expert's output takes
+// the place of x in `normed_`.
+void ForwardPass::gate_shared_expert(const LayerWeights& w, int64_t n_tokens) {
+  const int64_t n = config_.n_embd;
+  for (int64_t t = 0; t < n_tokens; ++t) {
+    const float* x = normed_.data() + t * n;
+    float dot = 0.0f;
+    for (int64_t d = 0; d < n; ++d) dot += w.shared_expert_gate[d] * x[d];
+    shared_scale_[t] = 1.0f / (1.0f + std::exp(-dot));
+  }
 }
 
 // SwiGLU and the packing of its result for the down projection, in one

@@ -15,6 +15,7 @@
 #include "kernels/matmul.h"
 #include "kernels/ops_rope.h"
 #include "model/batch.h"
+#include "model/expert_feed_forward.h"
 #include "model/kv_cache.h"
 #include "model/linear_attention.h"
 #include "model/model_config.h"
@@ -56,6 +57,7 @@ class ForwardPass {
   void attend(int64_t kv_layer, const Batch& batch, const KvCache& cache, ThreadPool& pool);
   void advance_recurrent_states(const Batch& batch, KvCache& cache);
   void feed_forward_block(const LayerWeights& w, int64_t n_tokens, ThreadPool& pool);
+  void gate_shared_expert(const LayerWeights& w, int64_t n_tokens);
   void gate_and_pack(const kernels::WeightMatrix& down, int64_t n_tokens, ThreadPool& pool);
   void keep_output_rows(const Batch& batch);
   Logits output(ThreadPool& pool);
@@ -65,24 +67,27 @@ class ForwardPass {
   kernels::Rope rope_;
   float attention_scale_;
   LinearAttention linear_attention_;
+  ExpertFeedForward experts_;
 
   std::vector<Placement> placements_;
   // The rows of q_, attended_ and x_ still computed: every entry until the
   // last layer, then only those that want logits. rows_[r] is row r's entry.
   std::vector<int64_t> rows_;
   int64_t n_rows_ = 0;
-  std::vector<float> x_;          // [T][n_embd] the residual stream
-  std::vector<float> normed_;     // [T][n_embd]
-  std::vector<float> q_;          // [T][q_dim]
-  std::vector<float> q_gate_;     // [T][2 q_dim] hybrid models: each head's query, then its gate
-  std::vector<float> attn_gate_;  // [T][q_dim] hybrid models: the attention output's gate
-  std::vector<float> k_;          // [T][kv_dim]
-  std::vector<float> v_;          // [T][kv_dim]
-  std::vector<uint16_t> k_f16_;   // [T][kv_dim] k_ in F16, before it is spread into the cache
-  std::vector<float> attended_;   // [T][q_dim]
-  std::vector<float> gate_;       // [T][n_ff]
-  std::vector<float> up_;         // [T][n_ff]
-  std::vector<float> rope_cos_;   // [T][n_rot/2]
+  std::vector<float> x_;             // [T][n_embd] the residual stream
+  std::vector<float> normed_;        // [T][n_embd]
+  std::vector<float> q_;             // [T][q_dim]
+  std::vector<float> q_gate_;        // [T][2 q_dim] hybrid models: each head's query, then its gate
+  std::vector<float> attn_gate_;     // [T][q_dim] hybrid models: the attention output's gate
+  std::vector<float> k_;             // [T][kv_dim]
+  std::vector<float> v_;             // [T][kv_dim]
+  std::vector<uint16_t> k_f16_;      // [T][kv_dim] k_ in F16, before it is spread into the cache
+  std::vector<float> attended_;      // [T][q_dim]
+  std::vector<float> routed_;        // [T][n_embd] mixture layers: the routed experts' sum
+  std::vector<float> shared_scale_;  // [T] mixture layers: the shared expert's gate
+  std::vector<float> gate_;          // [T][n_ff]
+  std::vector<float> up_;            // [T][n_ff]
+  std::vector<float> rope_cos_;      // [T][n_rot/2]
   std::vector<float> rope_sin_;
   std::vector<float> final_;                  // [n_logits][n_embd]
   std::vector<float> logits_;                 // [n_logits][n_vocab]

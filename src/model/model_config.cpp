@@ -108,6 +108,19 @@ Status read_hybrid_layers(const gguf::Metadata& metadata, ModelConfig& config) {
   return {};
 }
 
+Status read_experts(const gguf::Metadata& metadata, ModelConfig& config) {
+  ExpertConfig& e = config.experts;
+  INGOT_ASSIGN_OR_RETURN(e.count, required_count(metadata, "expert_count"));
+  INGOT_ASSIGN_OR_RETURN(e.used, required_count(metadata, "expert_used_count"));
+  INGOT_ASSIGN_OR_RETURN(e.feed_forward, required_count(metadata, "expert_feed_forward_length"));
+  if (e.used > e.count) return invalid_format("expert_used_count exceeds expert_count");
+  // llama.cpp's shared expert is feed_forward_length wide unless its own
+  // length is given.
+  config.n_ff = optional_count(metadata, "expert_shared_feed_forward_length", config.n_ff);
+  if (config.n_ff <= 0) return invalid_format("the shared expert has no width");
+  return {};
+}
+
 void index_layer_kinds(ModelConfig& config) {
   config.kind_index.assign(config.n_layers, 0);
   config.n_attention_layers = config.n_recurrent_layers = 0;
@@ -144,7 +157,11 @@ Result<ModelConfig> ModelConfig::from_gguf(const gguf::GgufFile& file) {
   // Multi-token-prediction layers follow the trunk's; the trunk runs alone.
   config.n_layers -= optional_count(metadata, "nextn_predict_layers", 0);
   if (config.n_layers <= 0) return invalid_format("no layers besides the prediction layers");
-  INGOT_ASSIGN_OR_RETURN(config.n_ff, required_count(metadata, "feed_forward_length"));
+  if (config.traits.experts) {
+    config.n_ff = optional_count(metadata, "feed_forward_length", 0);
+  } else {
+    INGOT_ASSIGN_OR_RETURN(config.n_ff, required_count(metadata, "feed_forward_length"));
+  }
   INGOT_ASSIGN_OR_RETURN(config.n_heads, required_count(metadata, "attention.head_count"));
   config.n_kv_heads = optional_count(metadata, "attention.head_count_kv", config.n_heads);
   config.head_dim =
@@ -163,6 +180,7 @@ Result<ModelConfig> ModelConfig::from_gguf(const gguf::GgufFile& file) {
     INGOT_RETURN_IF_ERROR(read_hybrid_layers(metadata, config));
     read_rope_sections(metadata, /*interleaved=*/true, config);
   }
+  if (config.traits.experts) INGOT_RETURN_IF_ERROR(read_experts(metadata, config));
   index_layer_kinds(config);
 
   const gguf::TensorInfo* embedding = file.find_tensor("token_embd.weight");

@@ -31,13 +31,23 @@ struct LinearAttentionConfig {
   int64_t delta_state_floats() const { return value_heads * state_size * state_size; }
 };
 
+// A mixture-of-experts feed-forward: each token's router picks `used` of
+// `count` experts (softmax, top `used`, weights renormalized to sum 1);
+// the shared expert, n_ff wide, runs for every token under its own
+// sigmoid gate.
+struct ExpertConfig {
+  int64_t count = 0;  // 0: a dense feed-forward
+  int64_t used = 0;
+  int64_t feed_forward = 0;  // per routed expert
+};
+
 struct ModelConfig {
   ArchitectureTraits traits;
   std::string name;     // general.name, for messages
   int64_t n_vocab = 0;  // rows of token_embd
   int64_t n_embd = 0;   // hidden size
   int64_t n_layers = 0;
-  int64_t n_ff = 0;  // feed-forward width
+  int64_t n_ff = 0;  // feed-forward width (a mixture of experts: the shared expert's)
   int64_t n_heads = 0;
   int64_t n_kv_heads = 0;      // grouped-query attention: n_heads is a multiple
   int64_t head_dim = 0;        // per head, for q, k and v; qwen3's is not n_embd / n_heads
@@ -53,6 +63,7 @@ struct ModelConfig {
   int64_t n_attention_layers = 0;
   int64_t n_recurrent_layers = 0;
   LinearAttentionConfig linear;
+  ExpertConfig experts;
 
   bool is_recurrent(int64_t layer) const { return !recurrent.empty() && recurrent[layer]; }
 

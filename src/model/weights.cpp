@@ -79,6 +79,58 @@ Result<std::vector<float>> read_small_matrix(const gguf::GgufFile& file, const s
   return values;
 }
 
+// The experts of a stacked [count][rows][cols] tensor, one matrix each.
+Result<std::vector<WeightMatrix>> bind_experts(const gguf::GgufFile& file, const std::string& name,
+                                               int64_t count, int64_t rows, int64_t cols) {
+  INGOT_ASSIGN_OR_RETURN(const gguf::TensorInfo* tensor,
+                         find_with_shape(file, name, {cols, rows, count}));
+  const std::optional<size_t> row_bytes = kernels::row_bytes(tensor->type, cols);
+  if (!row_bytes) return invalid_format("tensor " + name + " rows are not whole blocks");
+  std::vector<WeightMatrix> experts;
+  for (int64_t e = 0; e < count; ++e) {
+    const auto* data = static_cast<const uint8_t*>(tensor->data) + size_t(e * rows) * *row_bytes;
+    experts.push_back(WeightMatrix{tensor->type, data, rows, cols, *row_bytes});
+  }
+  return experts;
+}
+
+Status bind_expert_feed_forward(const gguf::GgufFile& file, const ModelConfig& c, int64_t i,
+                                LayerWeights& layer) {
+  const ExpertConfig& e = c.experts;
+  auto name = [&](std::string_view suffix) { return layer_tensor(i, suffix); };
+  INGOT_ASSIGN_OR_RETURN(layer.router,
+                         bind_matrix(file, name("ffn_gate_inp.weight"), e.count, c.n_embd));
+  INGOT_ASSIGN_OR_RETURN(layer.expert_gate, bind_experts(file, name("ffn_gate_exps.weight"),
+                                                         e.count, e.feed_forward, c.n_embd));
+  INGOT_ASSIGN_OR_RETURN(layer.expert_up, bind_experts(file, name("ffn_up_exps.weight"), e.count,
+                                                       e.feed_forward, c.n_embd));
+  INGOT_ASSIGN_OR_RETURN(layer.expert_down, bind_experts(file, name("ffn_down_exps.weight"),
+                                                         e.count, c.n_embd, e.feed_forward));
+  INGOT_ASSIGN_OR_RETURN(layer.shared_expert_gate,
+                         read_vector(file, name("ffn_gate_inp_shexp.weight"), c.n_embd));
+  INGOT_ASSIGN_OR_RETURN(layer.gate,
+                         bind_matrix(file, name("ffn_gate_shexp.weight"), c.n_ff, c.n_embd));
+  INGOT_ASSIGN_OR_RETURN(layer.up,
+                         bind_matrix(file, name("ffn_up_shexp.weight"), c.n_ff, c.n_embd));
+  INGOT_ASSIGN_OR_RETURN(layer.down,
+                         bind_matrix(file, name("ffn_down_shexp.weight"), c.n_embd, c.n_ff));
+  return {};
+}
+
+Status bind_feed_forward(const gguf::GgufFile& file, const ModelConfig& c, int64_t i,
+                         LayerWeights& layer) {
+  const std::string_view norm = c.traits.hybrid ? "post_attention_norm.weight" : "ffn_norm.weight";
+  INGOT_ASSIGN_OR_RETURN(layer.ffn_norm, read_vector(file, layer_tensor(i, norm), c.n_embd));
+  if (c.experts.count > 0) return bind_expert_feed_forward(file, c, i, layer);
+  INGOT_ASSIGN_OR_RETURN(layer.gate,
+                         bind_matrix(file, layer_tensor(i, "ffn_gate.weight"), c.n_ff, c.n_embd));
+  INGOT_ASSIGN_OR_RETURN(layer.up,
+                         bind_matrix(file, layer_tensor(i, "ffn_up.weight"), c.n_ff, c.n_embd));
+  INGOT_ASSIGN_OR_RETURN(layer.down,
+                         bind_matrix(file, layer_tensor(i, "ffn_down.weight"), c.n_embd, c.n_ff));
+  return {};
+}
+
 Status bind_linear_attention(const gguf::GgufFile& file, const ModelConfig& c, int64_t i,
                              LayerWeights& layer) {
   const LinearAttentionConfig& l = c.linear;
@@ -111,14 +163,9 @@ Result<LayerWeights> bind_layer(const gguf::GgufFile& file, const ModelConfig& c
     return read_vector(file, layer_tensor(i, suffix), n);
   };
   INGOT_ASSIGN_OR_RETURN(layer.attn_norm, vector("attn_norm.weight", c.n_embd));
-  const std::string_view ffn_norm =
-      c.traits.hybrid ? "post_attention_norm.weight" : "ffn_norm.weight";
+  INGOT_RETURN_IF_ERROR(bind_feed_forward(file, c, i, layer));
   if (c.is_recurrent(i)) {
     INGOT_RETURN_IF_ERROR(bind_linear_attention(file, c, i, layer));
-    INGOT_ASSIGN_OR_RETURN(layer.ffn_norm, vector(ffn_norm, c.n_embd));
-    INGOT_ASSIGN_OR_RETURN(layer.gate, matrix("ffn_gate.weight", c.n_ff, c.n_embd));
-    INGOT_ASSIGN_OR_RETURN(layer.up, matrix("ffn_up.weight", c.n_ff, c.n_embd));
-    INGOT_ASSIGN_OR_RETURN(layer.down, matrix("ffn_down.weight", c.n_embd, c.n_ff));
     return layer;
   }
   // A hybrid model's query projection gives each head's gate after its query.
@@ -136,10 +183,6 @@ Result<LayerWeights> bind_layer(const gguf::GgufFile& file, const ModelConfig& c
     INGOT_ASSIGN_OR_RETURN(layer.q_norm, vector("attn_q_norm.weight", c.head_dim));
     INGOT_ASSIGN_OR_RETURN(layer.k_norm, vector("attn_k_norm.weight", c.head_dim));
   }
-  INGOT_ASSIGN_OR_RETURN(layer.ffn_norm, vector(ffn_norm, c.n_embd));
-  INGOT_ASSIGN_OR_RETURN(layer.gate, matrix("ffn_gate.weight", c.n_ff, c.n_embd));
-  INGOT_ASSIGN_OR_RETURN(layer.up, matrix("ffn_up.weight", c.n_ff, c.n_embd));
-  INGOT_ASSIGN_OR_RETURN(layer.down, matrix("ffn_down.weight", c.n_embd, c.n_ff));
   return layer;
 }
 
@@ -199,6 +242,9 @@ std::vector<WeightMatrix*> streamed_matrices(ModelWeights& weights) {
          {&layer.wq, &layer.wk, &layer.wv, &layer.wo, &layer.gate, &layer.up, &layer.down,
           &layer.wqkv, &layer.wz, &layer.w_beta, &layer.w_alpha, &layer.w_linear_out}) {
       if (w->rows > 0) matrices.push_back(w);  // a layer binds only its kind's matrices
+    }
+    for (auto* experts : {&layer.expert_gate, &layer.expert_up, &layer.expert_down}) {
+      for (WeightMatrix& w : *experts) matrices.push_back(&w);
     }
   }
   matrices.push_back(&weights.output);

@@ -37,6 +37,13 @@ struct LayerWeights {
   std::vector<float> decay_bias;   // value_heads (ssm_dt.bias)
   std::vector<float> decay_rate;   // value_heads (ssm_a, negative)
   std::vector<float> linear_norm;  // state_size, the gated RMSNorm's weight
+
+  // Mixture-of-experts layers: gate, up and down above are the shared
+  // expert's; each routed expert has its own three, slices of the file's
+  // stacked tensors (or of their copies in the arena).
+  kernels::WeightMatrix router{};  // ExpertConfig::count rows
+  std::vector<kernels::WeightMatrix> expert_gate, expert_up, expert_down;
+  std::vector<float> shared_expert_gate;  // n_embd: the shared expert's sigmoid gate
 };
 
 struct ModelWeights {

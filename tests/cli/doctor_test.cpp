@@ -72,6 +72,23 @@ TEST(Doctor, HybridModelCountsKeysForItsAttentionLayersAndAStateForTheRest) {
   EXPECT_EQ(memory["kv_cache_bytes"], 1 * 2 * 64 * 2 * 2 * 1024 * 2);
   // Per layer and sequence: a 3-input window of 512 channels and 4 states of 64 x 64.
   EXPECT_EQ(memory["recurrent_state_bytes"], 3 * (3 * 512 + 4 * 64 * 64) * 4 * 2);
+  EXPECT_EQ(memory["experts"], 0);
+}
+
+TEST(Doctor, MixtureOfExpertsModelSaysHowManyExpertsATokenRuns) {
+  INGOT_REQUIRE_SHARED();
+  const std::string model = (temp_dir() / "tiny-qwen35moe.gguf").string();
+  CommandResult synth = run_command(
+      {(build_dir() / "ingot-synth").string(), "--shape", "tiny-qwen35moe", "--vocab-from",
+       shared_path("models/tiny-qwen3-f16.gguf").string(), "--out", model});
+  ASSERT_EQ(synth.exit_code, 0) << synth.err;
+  CommandResult result = run_command({ingot_binary(), "doctor", "--json", "--model", model});
+  ASSERT_EQ(result.exit_code, 0) << result.err;
+  json facts = json::parse(result.out);
+  EXPECT_EQ(facts["architecture"], "qwen35moe");
+  EXPECT_EQ(facts["memory"]["experts"], 8);
+  EXPECT_EQ(facts["memory"]["experts_used"], 2);
+  EXPECT_EQ(facts["memory"]["recurrent_layers"], 3);
 }
 
 TEST(Doctor, Stories260KFacts) {

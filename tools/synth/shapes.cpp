@@ -16,6 +16,10 @@ constexpr Shape kShapes[] = {
     // one gated full-attention layer; twice as many value heads as key heads.
     {"tiny-qwen35",   "qwen35", 256,   4,    4,    2,  64,      512,  false, true,   true, 1e7,    8192,   1e-6f,
      4, {4, 64, 2, 4}, 16, {3, 3, 2, 0}},
+    // The same with Qwen3.5-MoE's feed-forward: 2 of 8 routed experts and a
+    // gated shared expert.
+    {"tiny-qwen35moe", "qwen35moe", 256, 4,  4,    2,  64,      512,  false, true,   true, 1e7,    8192,   1e-6f,
+     4, {4, 64, 2, 4}, 16, {3, 3, 2, 0}, {8, 2, 256, 256}},
 };
 // clang-format on
 

@@ -22,6 +22,15 @@ struct LinearAttentionShape {
   int64_t value_heads = 0;  // ssm.time_step_rank
 };
 
+// Mixture-of-experts feed-forward (qwen35moe): each token runs the
+// experts_used best of `experts` experts, plus one shared expert.
+struct ExpertShape {
+  int64_t experts = 0;  // 0: a dense feed-forward
+  int64_t experts_used = 0;
+  int64_t expert_feed_forward = 0;
+  int64_t shared_feed_forward = 0;
+};
+
 struct Shape {
   std::string_view name;
   std::string_view architecture;  // general.architecture
@@ -43,6 +52,7 @@ struct Shape {
   LinearAttentionShape linear{};
   int64_t rope_dims = 0;                   // rotated dimensions per head; 0: all of them
   std::array<int32_t, 4> rope_sections{};  // multimodal RoPE sections, all 0 when unused
+  ExpertShape moe{};
 
   bool is_recurrent_layer(int64_t layer) const {
     return full_attention_interval > 0 && (layer + 1) % full_attention_interval != 0;

@@ -39,6 +39,21 @@ void plan_gated_attention(const Shape& s, const AddTensor& add) {
   add("attn_output.weight", {q_width, s.hidden}, TensorRole::kOtherWeight);
 }
 
+// Experts' matrices are stacked in one 3-D tensor each, expert outermost.
+void plan_experts(const Shape& s, const AddTensor& add) {
+  const ExpertShape& e = s.moe;
+  add("ffn_gate_inp.weight", {s.hidden, e.experts}, TensorRole::kRouter);
+  add("ffn_gate_exps.weight", {s.hidden, e.expert_feed_forward, e.experts},
+      TensorRole::kOtherWeight);
+  add("ffn_up_exps.weight", {s.hidden, e.expert_feed_forward, e.experts}, TensorRole::kOtherWeight);
+  add("ffn_down_exps.weight", {e.expert_feed_forward, s.hidden, e.experts},
+      TensorRole::kFeedForwardDown);
+  add("ffn_gate_inp_shexp.weight", {s.hidden}, TensorRole::kRouter);
+  add("ffn_gate_shexp.weight", {s.hidden, e.shared_feed_forward}, TensorRole::kOtherWeight);
+  add("ffn_up_shexp.weight", {s.hidden, e.shared_feed_forward}, TensorRole::kOtherWeight);
+  add("ffn_down_shexp.weight", {e.shared_feed_forward, s.hidden}, TensorRole::kFeedForwardDown);
+}
+
 void plan_hybrid_block(const Shape& s, int64_t layer, const AddTensor& add) {
   add("attn_norm.weight", {s.hidden}, TensorRole::kNorm);
   if (s.is_recurrent_layer(layer)) {
@@ -47,6 +62,10 @@ void plan_hybrid_block(const Shape& s, int64_t layer, const AddTensor& add) {
     plan_gated_attention(s, add);
   }
   add("post_attention_norm.weight", {s.hidden}, TensorRole::kNorm);
+  if (s.moe.experts > 0) {
+    plan_experts(s, add);
+    return;
+  }
   add("ffn_gate.weight", {s.hidden, s.feed_forward}, TensorRole::kOtherWeight);
   add("ffn_up.weight", {s.hidden, s.feed_forward}, TensorRole::kOtherWeight);
   add("ffn_down.weight", {s.feed_forward, s.hidden}, TensorRole::kFeedForwardDown);

@@ -23,6 +23,7 @@ enum class TensorRole {
   kConvolution,  // linear attention's causal convolution: F32, as llama.cpp keeps it
   kDecayRate,    // ssm_a, -exp(A_log): negative, F32
   kDecayBias,    // ssm_dt.bias: F32
+  kRouter,       // expert routers: F32, as llama.cpp keeps them
 };
 
 struct PlannedTensor {

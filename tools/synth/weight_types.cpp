@@ -80,6 +80,7 @@ ElementType element_type_for(const PlannedTensor& tensor, WeightPreset preset, c
     case TensorRole::kConvolution:
     case TensorRole::kDecayRate:
     case TensorRole::kDecayBias:
+    case TensorRole::kRouter:
       return ElementType::kF32;
     default:
       break;

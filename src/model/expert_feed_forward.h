@@ -1,0 +1,54 @@
+#pragma once
+// The routed experts of a mixture-of-experts feed-forward (qwen35moe):
+//   p = softmax(Wrouter x),  E = the `used` experts of highest p (ties to
+//   the lower index), w_e = p_e / sum over E of p,
+//   out = sum over e in E of w_e * Wdown_e (silu(Wgate_e x) * Wup_e x)
+// The tokens of a batch are grouped by expert and each chosen expert runs
+// once over all of its tokens, so only the chosen experts' weights are read
+// and a prefill chunk or several decoding sequences share them.
+
+#include <cstdint>
+#include <vector>
+
+#include "kernels/packed_activations.h"
+#include "model/model_config.h"
+#include "model/packed_input.h"
+#include "model/weights.h"
+#include "util/thread_pool.h"
+
+namespace ingot::model {
+
+class ExpertFeedForward {
+ public:
+  explicit ExpertFeedForward(const ModelConfig& config) : config_(config) {}
+
+  // Writes the routed experts' sum for each of the n_rows rows of x
+  // ([n_rows][n_embd], packed in `packed_x`) into out ([n_rows][n_embd]).
+  void run(const LayerWeights& w, const float* x, int64_t n_rows, PackedInput& packed_x, float* out,
+           ThreadPool& pool);
+
+ private:
+  void route(const LayerWeights& w, int64_t n_rows, PackedInput& packed_x, ThreadPool& pool);
+  void group_by_expert(int64_t n_rows);
+  void run_expert(const LayerWeights& w, int64_t expert, const float* x, float* out,
+                  ThreadPool& pool);
+
+  const ModelConfig& config_;
+  std::vector<float> router_;         // [T][count]: logits, then probabilities
+  std::vector<int32_t> chosen_;       // [T][used]
+  std::vector<float> chosen_weight_;  // [T][used]
+  std::vector<int32_t> order_;        // [count]: one row's experts, best first
+  std::vector<int64_t> next_;         // [count]: where each expert's next pair goes
+  // The (row, weight) pairs of each expert, experts one after another.
+  std::vector<int64_t> expert_begin_;  // count + 1 offsets into the two below
+  std::vector<int32_t> expert_rows_;
+  std::vector<float> expert_weights_;
+  std::vector<float> gathered_;  // [n][n_embd]: an expert's rows of x
+  std::vector<float> gate_;      // [n][feed_forward]
+  std::vector<float> up_;        // [n][feed_forward]
+  std::vector<float> down_;      // [n][n_embd]
+  PackedInput packed_gathered_;
+  kernels::PackedActivations packed_hidden_;
+};
+
+}  // namespace ingot::model
