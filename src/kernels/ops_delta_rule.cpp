@@ -2,6 +2,8 @@
 
 #include <cmath>
 
+#include "kernels/dispatch.h"
+
 namespace ingot::kernels {
 
 void causal_conv_step(float* window, const float* x, const float* taps, int64_t channels,
@@ -20,25 +22,43 @@ void causal_conv_step(float* window, const float* x, const float* taps, int64_t 
   }
 }
 
+namespace scalar {
+
+// Two passes over S: the recall S^T k, then the update of each row with
+// the output's sum over the updated rows. exp(g) S^T k is the decayed
+// state's recall.
 void delta_rule_step(float* state, const float* q, const float* k, const float* v, float log_decay,
                      float beta, int64_t n, float* out) {
   const float decay = std::exp(log_decay);
   const float scale = 1.0f / std::sqrt(float(n));
-  for (int64_t j = 0; j < n; ++j) {
-    float* row = state + j * n;
-    float recalled = 0.0f;
-    for (int64_t i = 0; i < n; ++i) {
-      row[i] *= decay;
-      recalled += row[i] * k[i];
-    }
-    const float delta = (v[j] - recalled) * beta;
-    float read = 0.0f;
-    for (int64_t i = 0; i < n; ++i) {
-      row[i] += k[i] * delta;
-      read += row[i] * q[i];
-    }
-    out[j] = read * scale;
+  float delta[kMaxDeltaRuleSize];
+  for (int64_t j = 0; j < n; ++j) delta[j] = 0.0f;
+  for (int64_t i = 0; i < n; ++i) {
+    const float* row = state + i * n;
+    for (int64_t j = 0; j < n; ++j) delta[j] += row[j] * k[i];
   }
+  for (int64_t j = 0; j < n; ++j) {
+    delta[j] = (v[j] - decay * delta[j]) * beta;
+    out[j] = 0.0f;
+  }
+  for (int64_t i = 0; i < n; ++i) {
+    float* row = state + i * n;
+    for (int64_t j = 0; j < n; ++j) {
+      row[j] = decay * row[j] + k[i] * delta[j];
+      out[j] += row[j] * q[i];
+    }
+  }
+  for (int64_t j = 0; j < n; ++j) out[j] *= scale;
+}
+
+}  // namespace scalar
+
+void delta_rule_step(float* state, const float* q, const float* k, const float* v, float log_decay,
+                     float beta, int64_t n, float* out) {
+  if (active_isa() == Isa::kAvx512) {
+    return avx512::delta_rule_step(state, q, k, v, log_decay, beta, n, out);
+  }
+  scalar::delta_rule_step(state, q, k, v, log_decay, beta, n, out);
 }
 
 }  // namespace ingot::kernels

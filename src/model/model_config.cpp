@@ -2,6 +2,8 @@
 
 #include <string_view>
 
+#include "kernels/ops_delta_rule.h"
+
 namespace ingot::model {
 namespace {
 
@@ -88,6 +90,9 @@ Status read_hybrid_layers(const gguf::Metadata& metadata, ModelConfig& config) {
   INGOT_ASSIGN_OR_RETURN(int64_t inner, required_count(metadata, "ssm.inner_size"));
   if (inner != l.value_dim()) {
     return unsupported("ssm.inner_size other than time_step_rank x state_size");
+  }
+  if (l.state_size > kernels::kMaxDeltaRuleSize) {
+    return unsupported("ssm.state_size above " + std::to_string(kernels::kMaxDeltaRuleSize));
   }
   if (l.value_heads % l.key_heads != 0) {
     return invalid_format("ssm.time_step_rank must be a multiple of ssm.group_count");

@@ -9,6 +9,8 @@
 #include <random>
 #include <vector>
 
+#include "kernels/dispatch.h"
+
 namespace ingot::kernels {
 namespace {
 
@@ -22,13 +24,13 @@ std::vector<float> random_values(size_t n, std::mt19937& rng, float scale = 1.0f
 TEST(DeltaRule, MatchesTheRecurrenceOverSeveralTokens) {
   constexpr int64_t n = 8;
   std::mt19937 rng(7);
-  std::vector<float> transposed(n * n, 0.0f);                          // what the kernel keeps
+  std::vector<float> state(n * n, 0.0f);  // what the kernel keeps: S[i][j] at i * n + j
   std::vector<std::vector<double>> S(n, std::vector<double>(n, 0.0));  // S[key][value]
   for (int token = 0; token < 5; ++token) {
     auto q = random_values(n, rng), k = random_values(n, rng), v = random_values(n, rng);
     const float g = -0.3f * float(token + 1), beta = 0.25f + 0.1f * float(token);
     std::vector<float> out(n);
-    delta_rule_step(transposed.data(), q.data(), k.data(), v.data(), g, beta, n, out.data());
+    delta_rule_step(state.data(), q.data(), k.data(), v.data(), g, beta, n, out.data());
     // S <- exp(g) S;  d = beta (v - S^T k);  S <- S + k d^T;  o = S^T q / sqrt(n)
     for (auto& row : S)
       for (double& s : row) s *= std::exp(double(g));
@@ -47,7 +49,30 @@ TEST(DeltaRule, MatchesTheRecurrenceOverSeveralTokens) {
     }
   }
   for (int64_t i = 0; i < n; ++i)
-    for (int64_t j = 0; j < n; ++j) EXPECT_NEAR(transposed[j * n + i], S[i][j], 1e-5);
+    for (int64_t j = 0; j < n; ++j) EXPECT_NEAR(state[i * n + j], S[i][j], 1e-5);
+}
+
+TEST(DeltaRule, Avx512MatchesScalarOnEveryTailShape) {
+  if (!isa_available(Isa::kAvx512)) GTEST_SKIP() << "AVX-512 is not available on this CPU";
+  for (int64_t n : {1, 7, 16, 33, 64, 128, 200}) {
+    std::mt19937 rng{uint32_t(n)};
+    auto start = random_values(static_cast<size_t>(n * n), rng, 0.1f);
+    std::vector<float> a = start, b = start;
+    for (int token = 0; token < 4; ++token) {
+      auto q = random_values(static_cast<size_t>(n), rng),
+           k = random_values(static_cast<size_t>(n), rng),
+           v = random_values(static_cast<size_t>(n), rng);
+      std::vector<float> out_a(static_cast<size_t>(n)), out_b(static_cast<size_t>(n));
+      scalar::delta_rule_step(a.data(), q.data(), k.data(), v.data(), -0.2f, 0.6f, n, out_a.data());
+      avx512::delta_rule_step(b.data(), q.data(), k.data(), v.data(), -0.2f, 0.6f, n, out_b.data());
+      for (int64_t j = 0; j < n; ++j) {
+        ASSERT_NEAR(out_a[j], out_b[j], 1e-4f * (1.0f + std::fabs(out_a[j]))) << n << " " << j;
+      }
+    }
+    for (size_t i = 0; i < a.size(); ++i) {
+      ASSERT_NEAR(a[i], b[i], 1e-4f * (1.0f + std::fabs(a[i]))) << n << " " << i;
+    }
+  }
 }
 
 TEST(CausalConv, EachOutputMixesTheLastKernelInputsOfItsChannel) {

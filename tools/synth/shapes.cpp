@@ -16,6 +16,12 @@ constexpr Shape kShapes[] = {
     // one gated full-attention layer; twice as many value heads as key heads.
     {"tiny-qwen35",   "qwen35", 256,   4,    4,    2,  64,      512,  false, true,   true, 1e7,    8192,   1e-6f,
      4, {4, 64, 2, 4}, 16, {3, 3, 2, 0}},
+    // Qwen3.5-2B and Qwen3.5-35B-A3B cut to 12 of its 40 layers, for speed
+    // figures (the vocabulary is whatever --vocab-from gives).
+    {"qwen3.5-2b",    "qwen35", 2048,  24,   8,    2,  256,     6144, false, true,   true, 1e7,    262144, 1e-6f,
+     4, {4, 128, 16, 16}, 64, {11, 11, 10, 0}},
+    {"qwen3.5-35b-a3b-12l", "qwen35moe", 2048, 12, 16, 2, 256,     512,  false, true,   false, 1e7,   262144, 1e-6f,
+     4, {4, 128, 16, 32}, 64, {11, 11, 10, 0}, {256, 8, 512, 512}},
     // The same with Qwen3.5-MoE's feed-forward: 2 of 8 routed experts and a
     // gated shared expert.
     {"tiny-qwen35moe", "qwen35moe", 256, 4,  4,    2,  64,      512,  false, true,   true, 1e7,    8192,   1e-6f,
