@@ -36,6 +36,7 @@ struct Plan {
   uint64_t attention_layers = 0;
   uint64_t recurrent_layers = 0;
   uint64_t recurrent_bytes = 0;
+  uint64_t shared_kv_layers = 0;  // Gemma 4: layers reading an earlier layer's keys and values
   // Mixture-of-experts models: experts per layer, and how many a token runs.
   uint64_t experts = 0;
   uint64_t experts_used = 0;
@@ -52,6 +53,19 @@ void plan_hybrid_memory(const gguf::GgufFile& file, Plan& plan) {
   const model::ModelConfig& c = *config;
   plan.experts = uint64_t(c.experts.count);
   plan.experts_used = uint64_t(c.experts.used);
+  if (c.traits.gemma) {
+    // Each layer that keeps keys and values, at its own head size.
+    uint64_t per_position = 0;
+    for (int64_t layer = 0; layer < c.n_layers; ++layer) {
+      if (c.kv_source[size_t(layer)] != layer) {
+        ++plan.shared_kv_layers;
+        continue;
+      }
+      per_position += uint64_t(c.n_kv_heads * c.head_dim_of(layer)) * 2 * 2;
+    }
+    plan.kv_cache_bytes = per_position * plan.context * plan.parallel;
+    return;
+  }
   if (c.n_recurrent_layers == 0) return;
   constexpr uint64_t kF16Bytes = 2;
   plan.attention_layers = uint64_t(c.n_attention_layers);
@@ -155,6 +169,11 @@ void print_text(const DoctorOptions& options, const gguf::FileSummary& s, const 
                                "a token reads only its own)",
                                plan.experts, plan.experts_used));
   }
+  if (plan.shared_kv_layers > 0) {
+    row("shared KV", fmt::format("{} layers read the keys and values of earlier layers (no cache "
+                                 "of their own)",
+                                 plan.shared_kv_layers));
+  }
   if (plan.recurrent_layers > 0) {
     row("layers", fmt::format("{} attention (keys and values), {} linear attention (a "
                               "fixed-size recurrent state per sequence)",
@@ -220,6 +239,7 @@ void print_json(const DoctorOptions& options, const gguf::FileSummary& s, const 
          plan.recurrent_layers > 0 ? plan.attention_layers : s.block_count.value_or(0)},
         {"recurrent_layers", plan.recurrent_layers},
         {"recurrent_state_bytes", plan.recurrent_bytes},
+        {"shared_kv_layers", plan.shared_kv_layers},
         {"experts", plan.experts},
         {"experts_used", plan.experts_used},
         {"total_bytes", plan.total(s.weight_bytes)}}},

@@ -177,6 +177,13 @@ void GgufWriter::set_f32s(std::string_view key, std::span<const float> values) {
   set(key, Value{ValueType::kArray, std::shared_ptr<const Array>(std::move(array))});
 }
 
+void GgufWriter::set_bools(std::string_view key, const std::vector<bool>& values) {
+  auto array = std::make_shared<Array>();
+  array->element_type = ValueType::kBool;
+  for (bool value : values) array->items.push_back(Value{ValueType::kBool, value});
+  set(key, Value{ValueType::kArray, std::shared_ptr<const Array>(std::move(array))});
+}
+
 void GgufWriter::set_i32s(std::string_view key, std::span<const int32_t> values) {
   auto array = std::make_shared<Array>();
   array->element_type = ValueType::kInt32;

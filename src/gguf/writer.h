@@ -37,6 +37,7 @@ class GgufWriter {
   void set_f32(std::string_view key, float value) { set(key, Value{ValueType::kFloat32, value}); }
   void set_f32s(std::string_view key, std::span<const float> values);
   void set_i32s(std::string_view key, std::span<const int32_t> values);
+  void set_bools(std::string_view key, const std::vector<bool>& values);
   bool has(std::string_view key) const;
 
   // Adds a tensor; dims innermost first. Errors: a duplicate name, a bad

@@ -13,6 +13,7 @@ constexpr ArchitectureTraits kArchitectures[] = {
     {Architecture::kQwen3, "qwen3", RopeLayout::kHalves, false, true},
     {Architecture::kQwen35, "qwen35", RopeLayout::kHalves, false, true, true},
     {Architecture::kQwen35Moe, "qwen35moe", RopeLayout::kHalves, false, true, true, true},
+    {Architecture::kGemma4, "gemma4", RopeLayout::kHalves, false, true, false, false, true},
 };
 
 }  // namespace

@@ -11,7 +11,7 @@
 
 namespace ingot::model {
 
-enum class Architecture { kLlama, kQwen2, kQwen3, kQwen35, kQwen35Moe };
+enum class Architecture { kLlama, kQwen2, kQwen3, kQwen35, kQwen35Moe, kGemma4 };
 
 struct ArchitectureTraits {
   Architecture architecture;
@@ -26,6 +26,10 @@ struct ArchitectureTraits {
   // qwen35moe: a routed mixture of experts plus a gated shared expert in
   // place of the dense feed-forward.
   bool experts = false;
+  // gemma4: sliding-window and global layers with their own head sizes and
+  // RoPE, shared KV layers, per-layer token embeddings, norms after
+  // attention and feed-forward, GELU, scaled embeddings, soft-capped logits.
+  bool gemma = false;
 };
 
 // Traits of the architecture named `name`, or nullopt when ingot cannot run it.

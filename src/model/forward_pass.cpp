@@ -34,9 +34,35 @@ ForwardPass::ForwardPass(const ModelConfig& config, const ModelWeights& weights)
     : config_(config),
       weights_(weights),
       rope_(config.rope),
-      attention_scale_(1.0f / std::sqrt(float(config.head_dim))),
+      sliding_rope_(config.gemma.sliding_rope),
       linear_attention_(config),
-      experts_(config) {}
+      experts_(config),
+      per_layer_(config, weights) {
+  int64_t max_head_dim = 0;
+  for (int64_t layer = 0; layer < config.n_layers; ++layer) {
+    max_head_dim = std::max(max_head_dim, config.head_dim_of(layer));
+  }
+  max_q_dim_ = config.n_heads * max_head_dim;
+  max_kv_dim_ = config.n_kv_heads * max_head_dim;
+  ones_.assign(size_t(max_head_dim), 1.0f);
+}
+
+ForwardPass::AttentionShape ForwardPass::attention_shape(int64_t layer) const {
+  const ModelConfig& c = config_;
+  AttentionShape s;
+  s.head_dim = c.head_dim_of(layer);
+  s.q_dim = c.n_heads * s.head_dim;
+  s.kv_dim = c.n_kv_heads * s.head_dim;
+  s.kv_layer = c.kind_index[size_t(layer)];
+  s.own_kv = c.kv_source[size_t(layer)] == layer;
+  const bool sliding = c.is_sliding(layer);
+  s.window = sliding ? c.gemma.window : 0;
+  s.rope = sliding ? &sliding_rope_ : &rope_;
+  s.cos = sliding ? sliding_cos_.data() : rope_cos_.data();
+  s.sin = sliding ? sliding_sin_.data() : rope_sin_.data();
+  s.scale = c.attention_scale > 0 ? c.attention_scale : 1.0f / std::sqrt(float(s.head_dim));
+  return s;
+}
 
 Result<Logits> ForwardPass::run(const Batch& batch, KvCache& cache, ThreadPool& pool) {
   if (batch.empty()) return Logits{logits_.data(), 0, config_.n_vocab};
@@ -44,6 +70,7 @@ Result<Logits> ForwardPass::run(const Batch& batch, KvCache& cache, ThreadPool& 
   const int64_t n_tokens = batch.size();
   resize_buffers(n_tokens, batch.n_logits());
   embed(batch);
+  if (per_layer_.enabled()) per_layer_.prepare(batch, x_.data(), pool);
   compute_rope_angles(batch);
   n_rows_ = n_tokens;
   for (int64_t t = 0; t < n_tokens; ++t) rows_[t] = t;
@@ -54,6 +81,7 @@ Result<Logits> ForwardPass::run(const Batch& batch, KvCache& cache, ThreadPool& 
       attention_block(layer, batch, cache, pool);
     }
     if (n_rows_ > 0) feed_forward_block(weights_.layers[layer], n_rows_, pool);
+    if (config_.traits.gemma && n_rows_ > 0) finish_layer(weights_.layers[layer], layer, pool);
   }
   advance_recurrent_states(batch, cache);
   return output(pool);
@@ -100,15 +128,15 @@ void ForwardPass::resize_buffers(int64_t n_tokens, int64_t n_logits) {
   const ModelConfig& c = config_;
   grow(x_, n_tokens * c.n_embd);
   grow(normed_, n_tokens * c.n_embd);
-  grow(q_, n_tokens * c.q_dim());
+  grow(q_, n_tokens * max_q_dim_);
   if (c.traits.hybrid) {
     grow(q_gate_, n_tokens * 2 * c.q_dim());
     grow(attn_gate_, n_tokens * c.q_dim());
   }
-  grow(k_, n_tokens * c.kv_dim());
-  grow(v_, n_tokens * c.kv_dim());
-  grow(k_f16_, n_tokens * c.kv_dim());
-  grow(attended_, n_tokens * c.q_dim());
+  grow(k_, n_tokens * max_kv_dim_);
+  grow(v_, n_tokens * max_kv_dim_);
+  grow(k_f16_, n_tokens * max_kv_dim_);
+  grow(attended_, n_tokens * max_q_dim_);
   grow(rows_, n_tokens);
   if (c.experts.count > 0) {
     grow(routed_, n_tokens * c.n_embd);
@@ -118,6 +146,10 @@ void ForwardPass::resize_buffers(int64_t n_tokens, int64_t n_logits) {
   grow(up_, n_tokens * c.n_ff);
   grow(rope_cos_, n_tokens * c.rope.n_rot / 2);
   grow(rope_sin_, n_tokens * c.rope.n_rot / 2);
+  if (c.traits.gemma) {
+    grow(sliding_cos_, n_tokens * c.gemma.sliding_rope.n_rot / 2);
+    grow(sliding_sin_, n_tokens * c.gemma.sliding_rope.n_rot / 2);
+  }
   grow(final_, n_logits * c.n_embd);
   grow(logits_, n_logits * c.n_vocab);
 }
@@ -129,6 +161,10 @@ void ForwardPass::embed(const Batch& batch) {
     const auto* row = static_cast<const uint8_t*>(table.data) + entries[t].token * table.row_stride;
     kernels::dequantize_row(table.type, row, x_.data() + t * config_.n_embd, config_.n_embd);
   }
+  if (config_.traits.gemma) {  // Gemma scales its embeddings by sqrt(n_embd)
+    const float scale = std::sqrt(float(config_.n_embd));
+    for (int64_t i = 0; i < batch.size() * config_.n_embd; ++i) x_[i] *= scale;
+  }
 }
 
 void ForwardPass::compute_rope_angles(const Batch& batch) {
@@ -138,26 +174,45 @@ void ForwardPass::compute_rope_angles(const Batch& batch) {
     rope_.angles(entries[t].position, rope_cos_.data() + t * n_pairs,
                  rope_sin_.data() + t * n_pairs);
   }
+  if (!config_.traits.gemma) return;
+  const int64_t sliding_pairs = config_.gemma.sliding_rope.n_rot / 2;
+  for (size_t t = 0; t < entries.size(); ++t) {
+    sliding_rope_.angles(entries[t].position, sliding_cos_.data() + t * sliding_pairs,
+                         sliding_sin_.data() + t * sliding_pairs);
+  }
 }
 
 void ForwardPass::attention_block(int64_t layer, const Batch& batch, KvCache& cache,
                                   ThreadPool& pool) {
   const LayerWeights& w = weights_.layers[layer];
   const int64_t n_tokens = batch.size();
-  const int64_t kv_layer = config_.kind_index[layer];
+  const AttentionShape s = attention_shape(layer);
   kernels::rms_norm(x_.data(), w.attn_norm.data(), normed_.data(), n_tokens, config_.n_embd,
                     config_.rms_eps);
-  project_qkv(w, n_tokens, pool);
-  store_kv(kv_layer, n_tokens, cache);
-  if (layer + 1 == config_.n_layers) keep_output_rows(batch);
+  project_qkv(w, s, n_tokens, pool);
+  if (s.own_kv) store_kv(s, n_tokens, cache);
+  if (layer + 1 == config_.n_layers) keep_output_rows(batch, s.q_dim);
   if (n_rows_ == 0) return;
-  attend(kv_layer, batch, cache, pool);
+  attend(s, batch, cache, pool);
   if (config_.traits.hybrid) apply_output_gate();
   // The output projection reuses `normed_` for its result.
-  packed_attended_.reset(attended_.data(), n_rows_, config_.q_dim());
+  packed_attended_.reset(attended_.data(), n_rows_, s.q_dim);
   kernels::matmul(w.wo, packed_attended_.for_weight(w.wo, pool), normed_.data(), config_.n_embd,
                   pool);
+  if (!w.attn_post_norm.empty()) {
+    kernels::rms_norm(normed_.data(), w.attn_post_norm.data(), normed_.data(), n_rows_,
+                      config_.n_embd, config_.rms_eps);
+  }
   add_in_place(x_.data(), normed_.data(), n_rows_ * config_.n_embd);
+}
+
+// Gemma 4's end of a layer: the per-layer embedding's term, then the
+// layer's output scale.
+void ForwardPass::finish_layer(const LayerWeights& w, int64_t layer, ThreadPool& pool) {
+  if (per_layer_.enabled()) per_layer_.apply(w, layer, x_.data(), n_rows_, rows_.data(), pool);
+  if (w.output_scale != 1.0f) {
+    for (int64_t i = 0; i < n_rows_ * config_.n_embd; ++i) x_[i] *= w.output_scale;
+  }
 }
 
 // Every entry goes through the layer: its recurrent state must take in
@@ -173,24 +228,23 @@ void ForwardPass::linear_attention_block(int64_t layer, const Batch& batch, KvCa
   linear_attention_.run(w, config_.kind_index[layer], batch, packed_normed_, cache.recurrent(),
                         normed_.data(), pool);
   add_in_place(x_.data(), normed_.data(), n_tokens * config_.n_embd);
-  if (layer + 1 == config_.n_layers) keep_output_rows(batch);
+  if (layer + 1 == config_.n_layers) keep_output_rows(batch, config_.q_dim());
 }
 
 // In the last layer, once every entry's keys and values are cached, only
 // the rows whose logits are wanted matter: the rest of a prompt chunk is
 // dropped from the queries and the residual stream, which saves that
 // layer's attention, output projection and feed-forward for them.
-void ForwardPass::keep_output_rows(const Batch& batch) {
+void ForwardPass::keep_output_rows(const Batch& batch, int64_t q_dim) {
   const ModelConfig& c = config_;
   const std::vector<BatchEntry>& entries = batch.entries();
   int64_t kept = 0;
   for (int64_t t = 0; t < int64_t(entries.size()); ++t) {
     if (!entries[t].wants_logits) continue;
     if (kept != t) {
-      std::copy_n(q_.data() + t * c.q_dim(), c.q_dim(), q_.data() + kept * c.q_dim());
+      std::copy_n(q_.data() + t * q_dim, q_dim, q_.data() + kept * q_dim);
       if (c.traits.hybrid) {
-        std::copy_n(attn_gate_.data() + t * c.q_dim(), c.q_dim(),
-                    attn_gate_.data() + kept * c.q_dim());
+        std::copy_n(attn_gate_.data() + t * q_dim, q_dim, attn_gate_.data() + kept * q_dim);
       }
       std::copy_n(x_.data() + t * c.n_embd, c.n_embd, x_.data() + kept * c.n_embd);
     }
@@ -199,33 +253,48 @@ void ForwardPass::keep_output_rows(const Batch& batch) {
   n_rows_ = kept;
 }
 
-void ForwardPass::project_qkv(const LayerWeights& w, int64_t n_tokens, ThreadPool& pool) {
+void ForwardPass::project_qkv(const LayerWeights& w, const AttentionShape& s, int64_t n_tokens,
+                              ThreadPool& pool) {
   const ModelConfig& c = config_;
   packed_normed_.reset(normed_.data(), n_tokens, c.n_embd);
   const bool gated = c.traits.hybrid;
-  const kernels::MatmulProduct products[] = {
-      gated ? packed_normed_.product(w.wq, q_gate_.data(), 2 * c.q_dim(), pool)
-            : packed_normed_.product(w.wq, q_.data(), c.q_dim(), pool),
-      packed_normed_.product(w.wk, k_.data(), c.kv_dim(), pool),
-      packed_normed_.product(w.wv, v_.data(), c.kv_dim(), pool)};
-  kernels::matmul_all(products, pool);
+  kernels::MatmulProduct products[3];
+  size_t n_products = 0;
+  products[n_products++] = gated ? packed_normed_.product(w.wq, q_gate_.data(), 2 * s.q_dim, pool)
+                                 : packed_normed_.product(w.wq, q_.data(), s.q_dim, pool);
+  if (s.own_kv) {
+    products[n_products++] = packed_normed_.product(w.wk, k_.data(), s.kv_dim, pool);
+    // Gemma 4 layers without a value projection use their keys as values.
+    if (w.wv.rows > 0)
+      products[n_products++] = packed_normed_.product(w.wv, v_.data(), s.kv_dim, pool);
+  }
+  kernels::matmul_all(std::span(products, n_products), pool);
+  if (s.own_kv && w.wv.rows == 0) std::copy_n(k_.data(), n_tokens * s.kv_dim, v_.data());
   if (gated) split_query_gate(n_tokens);
   add_bias(q_.data(), w.bq, n_tokens);
   add_bias(k_.data(), w.bk, n_tokens);
   add_bias(v_.data(), w.bv, n_tokens);
   if (!w.q_norm.empty()) {
-    kernels::rms_norm(q_.data(), w.q_norm.data(), q_.data(), n_tokens * c.n_heads, c.head_dim,
-                      c.rms_eps);
-    kernels::rms_norm(k_.data(), w.k_norm.data(), k_.data(), n_tokens * c.n_kv_heads, c.head_dim,
+    kernels::rms_norm(q_.data(), w.q_norm.data(), q_.data(), n_tokens * c.n_heads, s.head_dim,
                       c.rms_eps);
   }
-  const int64_t n_pairs = c.rope.n_rot / 2;
+  if (s.own_kv && !w.k_norm.empty()) {
+    kernels::rms_norm(k_.data(), w.k_norm.data(), k_.data(), n_tokens * c.n_kv_heads, s.head_dim,
+                      c.rms_eps);
+  }
+  if (s.own_kv && c.traits.gemma) {
+    kernels::rms_norm(v_.data(), ones_.data(), v_.data(), n_tokens * c.n_kv_heads, s.head_dim,
+                      c.rms_eps);
+  }
+  const int64_t n_pairs = s.rope->n_rot() / 2;
   for (int64_t t = 0; t < n_tokens; ++t) {
-    const float* cos = rope_cos_.data() + t * n_pairs;
-    const float* sin = rope_sin_.data() + t * n_pairs;
-    rope_.rotate(q_.data() + t * c.q_dim(), c.n_heads, c.head_dim, c.traits.rope_layout, cos, sin);
-    rope_.rotate(k_.data() + t * c.kv_dim(), c.n_kv_heads, c.head_dim, c.traits.rope_layout, cos,
-                 sin);
+    const float* cos = s.cos + t * n_pairs;
+    const float* sin = s.sin + t * n_pairs;
+    s.rope->rotate(q_.data() + t * s.q_dim, c.n_heads, s.head_dim, c.traits.rope_layout, cos, sin);
+    if (s.own_kv) {
+      s.rope->rotate(k_.data() + t * s.kv_dim, c.n_kv_heads, s.head_dim, c.traits.rope_layout, cos,
+                     sin);
+    }
   }
 }
 
@@ -246,16 +315,16 @@ void ForwardPass::apply_output_gate() {
   for (int64_t i = 0; i < n; ++i) attended_[i] *= 1.0f / (1.0f + std::exp(-attn_gate_[i]));
 }
 
-void ForwardPass::store_kv(int64_t kv_layer, int64_t n_tokens, KvCache& cache) {
-  const int64_t head_dim = config_.head_dim;
+void ForwardPass::store_kv(const AttentionShape& s, int64_t n_tokens, KvCache& cache) {
+  const int64_t head_dim = s.head_dim, kv_layer = s.kv_layer;
   const int64_t block_size = cache.block_size();
   const kernels::PackRowFn to_f16 =
       kernels::pack_row_fn(kernels::active_isa(), kernels::ElementType::kF16);
-  to_f16(k_.data(), k_f16_.data(), n_tokens * config_.kv_dim());
+  to_f16(k_.data(), k_f16_.data(), n_tokens * s.kv_dim);
   for (int64_t t = 0; t < n_tokens; ++t) {
     const KvCache::Cell cell = placements_[t].cell;
     for (int64_t h = 0; h < config_.n_kv_heads; ++h) {
-      const int64_t first = t * config_.kv_dim() + h * head_dim;
+      const int64_t first = t * s.kv_dim + h * head_dim;
       // Keys go in dimension-major (see KvCache), values position-major.
       uint16_t* k_tile = cache.keys(kv_layer, cell.block, h) + cell.offset;
       for (int64_t d = 0; d < head_dim; ++d) k_tile[d * block_size] = k_f16_[first + d];
@@ -266,13 +335,15 @@ void ForwardPass::store_kv(int64_t kv_layer, int64_t n_tokens, KvCache& cache) {
 }
 
 // Each entry's query heads attend to its sequence's positions up to its
-// own, one task per (entry, KV head) so the heads sharing a KV head read its
-// keys and values once. The batch's keys are already in the cache, so a
-// prompt's tokens see each other causally and never another sequence's.
-void ForwardPass::attend(int64_t kv_layer, const Batch& batch, const KvCache& cache,
+// own (in a sliding-window layer, the last `window` of them), one task per
+// (entry, KV head) so the heads sharing a KV head read its keys and values
+// once. The batch's keys are already in the cache, so a prompt's tokens see
+// each other causally and never another sequence's.
+void ForwardPass::attend(const AttentionShape& s, const Batch& batch, const KvCache& cache,
                          ThreadPool& pool) {
   const ModelConfig& c = config_;
   const int64_t group = c.group_size();
+  const int64_t head_dim = s.head_dim, kv_layer = s.kv_layer;
   const int64_t n_tasks = n_rows_ * c.n_kv_heads;
   const int64_t block_size = cache.block_size();
   const int64_t grain = std::max<int64_t>(1, n_tasks / (8 * pool.size()));
@@ -281,22 +352,28 @@ void ForwardPass::attend(int64_t kv_layer, const Batch& batch, const KvCache& ca
     for (int64_t task = begin; task < end; ++task) {
       const int64_t row = task / c.n_kv_heads, kv_head = task % c.n_kv_heads;
       const int64_t t = rows_[row];  // the entry this row of q belongs to
-      const int64_t first = row * c.q_dim() + kv_head * group * c.head_dim;
+      const int64_t first = row * s.q_dim + kv_head * group * head_dim;
       const float* q = q_.data() + first;
       float* out = attended_.data() + first;
       const int64_t n_positions = batch.entries()[t].position + 1;
+      const int64_t from = s.window > 0 ? std::max<int64_t>(0, n_positions - s.window) : 0;
       const std::vector<int32_t>& blocks = *placements_[t].blocks;
       for (int64_t h = 0; h < group; ++h) {
-        kernels::attention_begin(states[h], out + h * c.head_dim, c.head_dim);
+        kernels::attention_begin(states[h], out + h * head_dim, head_dim);
       }
-      for (int64_t start = 0, b = 0; start < n_positions; start += block_size, ++b) {
-        kernels::attention_accumulate(q, group, cache.keys(kv_layer, blocks[b], kv_head),
-                                      block_size, cache.values(kv_layer, blocks[b], kv_head),
-                                      std::min(block_size, n_positions - start), c.head_dim,
-                                      attention_scale_, states.data(), out);
+      for (int64_t start = from; start < n_positions;) {
+        // Keys are dimension-major with a stride of block_size, so a run
+        // that starts inside a block starts at an offset in both tiles.
+        const int64_t b = start / block_size, offset = start % block_size;
+        const int64_t count = std::min(block_size - offset, n_positions - start);
+        kernels::attention_accumulate(
+            q, group, cache.keys(kv_layer, blocks[b], kv_head) + offset, block_size,
+            cache.values(kv_layer, blocks[b], kv_head) + offset * head_dim, count, head_dim,
+            s.scale, states.data(), out);
+        start += count;
       }
       for (int64_t h = 0; h < group; ++h) {
-        kernels::attention_end(states[h], out + h * c.head_dim, c.head_dim);
+        kernels::attention_end(states[h], out + h * head_dim, head_dim);
       }
     }
   });
@@ -318,6 +395,10 @@ void ForwardPass::feed_forward_block(const LayerWeights& w, int64_t n_tokens, Th
   kernels::matmul_all(products, pool);
   gate_and_pack(w.down, n_tokens, pool);
   kernels::matmul(w.down, packed_hidden_, normed_.data(), c.n_embd, pool);
+  if (!w.ffn_post_norm.empty()) {
+    kernels::rms_norm(normed_.data(), w.ffn_post_norm.data(), normed_.data(), n_tokens, c.n_embd,
+                      c.rms_eps);
+  }
   if (!mixture) {
     add_in_place(x_.data(), normed_.data(), n_tokens * c.n_embd);
     return;
@@ -349,6 +430,7 @@ void ForwardPass::gate_shared_expert(const LayerWeights& w, int64_t n_tokens) {
 void ForwardPass::gate_and_pack(const kernels::WeightMatrix& down, int64_t n_tokens,
                                 ThreadPool& pool) {
   const int64_t n_ff = config_.n_ff;
+  const bool gelu = config_.traits.gemma;
   packed_hidden_.prepare(n_tokens, n_ff, down.type);
   const int64_t pieces = packed_hidden_.pieces_per_row();
   const int64_t n_tasks = n_tokens * pieces;
@@ -359,7 +441,13 @@ void ForwardPass::gate_and_pack(const kernels::WeightMatrix& down, int64_t n_tok
       float* row = gate_.data() + t * n_ff;
       const int64_t first = piece * kernels::PackedActivations::kPieceCols;
       const int64_t n = std::min(kernels::PackedActivations::kPieceCols, n_ff - first);
-      kernels::swiglu(row + first, up_.data() + t * n_ff + first, row + first, n);
+      if (gelu) {  // Gemma: GELU(gate) * up
+        kernels::gelu(row + first, row + first, n);
+        const float* up = up_.data() + t * n_ff + first;
+        for (int64_t i = 0; i < n; ++i) row[first + i] *= up[i];
+      } else {
+        kernels::swiglu(row + first, up_.data() + t * n_ff + first, row + first, n);
+      }
       packed_hidden_.pack_piece(row, t, piece);
     }
   });
@@ -377,7 +465,16 @@ Logits ForwardPass::output(ThreadPool& pool) {
     kernels::matmul(weights_.output, packed_final_.for_weight(weights_.output, pool),
                     logits_.data(), config_.n_vocab, pool);
   }
+  soft_cap(n_rows);
   return Logits{logits_.data(), n_rows, config_.n_vocab};
+}
+
+void ForwardPass::soft_cap(int64_t n_rows) {
+  const float cap = config_.gemma.final_softcap;
+  if (cap <= 0.0f) return;
+  for (int64_t i = 0; i < n_rows * config_.n_vocab; ++i) {
+    logits_[i] = cap * std::tanh(logits_[i] / cap);
+  }
 }
 
 }  // namespace ingot::model

@@ -20,6 +20,7 @@
 #include "model/linear_attention.h"
 #include "model/model_config.h"
 #include "model/packed_input.h"
+#include "model/per_layer_embedding.h"
 #include "model/weights.h"
 #include "util/status.h"
 #include "util/thread_pool.h"
@@ -38,6 +39,21 @@ class ForwardPass {
   Result<Logits> run(const Batch& batch, KvCache& cache, ThreadPool& pool);
 
  private:
+  // One attention layer's shapes and choices (Gemma 4's differ by layer).
+  struct AttentionShape {
+    int64_t head_dim;
+    int64_t q_dim;
+    int64_t kv_dim;
+    int64_t kv_layer;  // the KvCache layer it reads
+    bool own_kv;       // and writes; else an earlier layer's
+    int64_t window;    // positions each query sees, its own included; 0: all
+    const kernels::Rope* rope;
+    const float* cos;  // the batch's angles, rope->n_rot() / 2 per token
+    const float* sin;
+    float scale;
+  };
+  AttentionShape attention_shape(int64_t layer) const;
+
   // Where each entry's keys and values go, and the blocks its attention reads.
   struct Placement {
     KvCache::Cell cell;
@@ -50,24 +66,30 @@ class ForwardPass {
   void compute_rope_angles(const Batch& batch);
   void attention_block(int64_t layer, const Batch& batch, KvCache& cache, ThreadPool& pool);
   void linear_attention_block(int64_t layer, const Batch& batch, KvCache& cache, ThreadPool& pool);
-  void project_qkv(const LayerWeights& w, int64_t n_tokens, ThreadPool& pool);
+  void project_qkv(const LayerWeights& w, const AttentionShape& s, int64_t n_tokens,
+                   ThreadPool& pool);
   void split_query_gate(int64_t n_tokens);
   void apply_output_gate();
-  void store_kv(int64_t kv_layer, int64_t n_tokens, KvCache& cache);
-  void attend(int64_t kv_layer, const Batch& batch, const KvCache& cache, ThreadPool& pool);
+  void store_kv(const AttentionShape& s, int64_t n_tokens, KvCache& cache);
+  void attend(const AttentionShape& s, const Batch& batch, const KvCache& cache, ThreadPool& pool);
+  void finish_layer(const LayerWeights& w, int64_t layer, ThreadPool& pool);
+  void soft_cap(int64_t n_rows);
   void advance_recurrent_states(const Batch& batch, KvCache& cache);
   void feed_forward_block(const LayerWeights& w, int64_t n_tokens, ThreadPool& pool);
   void gate_shared_expert(const LayerWeights& w, int64_t n_tokens);
   void gate_and_pack(const kernels::WeightMatrix& down, int64_t n_tokens, ThreadPool& pool);
-  void keep_output_rows(const Batch& batch);
+  void keep_output_rows(const Batch& batch, int64_t q_dim);
   Logits output(ThreadPool& pool);
 
   const ModelConfig& config_;
   const ModelWeights& weights_;
   kernels::Rope rope_;
-  float attention_scale_;
+  kernels::Rope sliding_rope_;  // Gemma 4's sliding-window layers
+  int64_t max_q_dim_ = 0;
+  int64_t max_kv_dim_ = 0;
   LinearAttention linear_attention_;
   ExpertFeedForward experts_;
+  PerLayerEmbedding per_layer_;
 
   std::vector<Placement> placements_;
   // The rows of q_, attended_ and x_ still computed: every entry until the
@@ -89,6 +111,9 @@ class ForwardPass {
   std::vector<float> up_;            // [T][n_ff]
   std::vector<float> rope_cos_;      // [T][n_rot/2]
   std::vector<float> rope_sin_;
+  std::vector<float> sliding_cos_;  // [T][sliding n_rot/2]
+  std::vector<float> sliding_sin_;
+  std::vector<float> ones_;                   // Gemma 4 normalizes values without a weight
   std::vector<float> final_;                  // [n_logits][n_embd]
   std::vector<float> logits_;                 // [n_logits][n_vocab]
   PackedInput packed_normed_;                 // read by q/k/v, then by gate/up

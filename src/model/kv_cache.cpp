@@ -7,12 +7,19 @@ namespace ingot::model {
 
 KvCache::KvCache(int64_t n_layers, int64_t n_kv_heads, int64_t head_dim, int64_t n_cells,
                  int64_t block_size)
-    : n_layers_(n_layers),
+    : KvCache(std::vector<int64_t>(size_t(n_layers), head_dim), n_kv_heads, n_cells, block_size) {}
+
+KvCache::KvCache(std::vector<int64_t> head_dims, int64_t n_kv_heads, int64_t n_cells,
+                 int64_t block_size)
+    : head_dims_(std::move(head_dims)),
       n_kv_heads_(n_kv_heads),
-      head_dim_(head_dim),
       block_size_(block_size),
       n_blocks_((n_cells + block_size - 1) / block_size) {
-  const size_t elements = size_t(n_layers_ * n_blocks_ * n_kv_heads_ * block_size_ * head_dim_);
+  size_t elements = 0;
+  for (int64_t head_dim : head_dims_) {
+    layer_offsets_.push_back(elements);
+    elements += size_t(n_blocks_ * n_kv_heads_ * block_size_ * head_dim);
+  }
   keys_.resize(elements);
   values_.resize(elements);
   clear();

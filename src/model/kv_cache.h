@@ -32,9 +32,11 @@ class KvCache {
   // Room for `n_cells` positions in all (rounded up to whole blocks).
   KvCache(int64_t n_layers, int64_t n_kv_heads, int64_t head_dim, int64_t n_cells,
           int64_t block_size = kDefaultBlockSize);
+  // Layers whose heads differ in size (Gemma 4's sliding and global layers).
+  KvCache(std::vector<int64_t> head_dims, int64_t n_kv_heads, int64_t n_cells,
+          int64_t block_size = kDefaultBlockSize);
 
   int64_t block_size() const { return block_size_; }
-  int64_t head_dim() const { return head_dim_; }
   int64_t capacity() const { return n_blocks_ * block_size_; }
   // Cells not owned by any sequence.
   int64_t free_cells() const { return int64_t(free_blocks_.size()) * block_size_; }
@@ -93,12 +95,13 @@ class KvCache {
   };
 
   size_t tile_offset(int64_t layer, int32_t block, int64_t head) const {
-    return size_t(((layer * n_blocks_ + block) * n_kv_heads_ + head) * block_size_ * head_dim_);
+    return layer_offsets_[size_t(layer)] +
+           size_t((block * n_kv_heads_ + head) * block_size_ * head_dims_[size_t(layer)]);
   }
 
-  int64_t n_layers_;
+  std::vector<int64_t> head_dims_;     // per layer
+  std::vector<size_t> layer_offsets_;  // where each layer's tiles start
   int64_t n_kv_heads_;
-  int64_t head_dim_;
   int64_t block_size_;
   int64_t n_blocks_;
   std::vector<uint16_t> keys_;    // [layer][block][head][dim][cell]

@@ -27,7 +27,13 @@ Model::Model(gguf::GgufFile file, ModelConfig config, ModelWeights weights)
       forward_pass_(config_, weights_) {}
 
 KvCache Model::make_cache(int64_t n_cells) const {
-  KvCache cache(config_.n_attention_layers, config_.n_kv_heads, config_.head_dim, n_cells);
+  std::vector<int64_t> head_dims;
+  for (int64_t layer = 0; layer < config_.n_layers; ++layer) {
+    if (!config_.is_recurrent(layer) && config_.kv_source[size_t(layer)] == layer) {
+      head_dims.push_back(config_.head_dim_of(layer));
+    }
+  }
+  KvCache cache(std::move(head_dims), config_.n_kv_heads, n_cells);
   if (config_.n_recurrent_layers > 0) {
     cache.add_recurrent_state({config_.n_recurrent_layers, config_.linear.conv_state_floats(),
                                config_.linear.delta_state_floats()});

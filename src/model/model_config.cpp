@@ -126,10 +126,53 @@ Status read_experts(const gguf::Metadata& metadata, ModelConfig& config) {
   return {};
 }
 
+Status read_gemma4(const gguf::Metadata& metadata, ModelConfig& config) {
+  GemmaConfig& g = config.gemma;
+  const std::string pattern_key = metadata.arch_key("attention.sliding_window_pattern");
+  auto pattern = metadata.get_or<std::vector<int32_t>>(pattern_key, {});
+  if (int64_t(pattern.size()) < config.n_layers) {
+    return invalid_format(pattern_key + " must give every layer");
+  }
+  for (int64_t i = 0; i < config.n_layers; ++i) g.sliding.push_back(pattern[size_t(i)] != 0);
+  INGOT_ASSIGN_OR_RETURN(g.window, required_count(metadata, "attention.sliding_window"));
+  INGOT_ASSIGN_OR_RETURN(g.sliding_head_dim, required_count(metadata, "attention.key_length_swa"));
+  if (optional_count(metadata, "attention.value_length_swa", g.sliding_head_dim) !=
+      g.sliding_head_dim) {
+    return unsupported("sliding layers' value heads of a different size than their key heads");
+  }
+  g.sliding_rope = config.rope;
+  g.sliding_rope.n_rot =
+      int(optional_count(metadata, "rope.dimension_count_swa", config.rope.n_rot));
+  g.sliding_rope.freq_base = optional_float(metadata, "rope.freq_base_swa", config.rope.freq_base);
+  if (g.sliding_rope.n_rot <= 0 || g.sliding_rope.n_rot % 2 != 0 ||
+      g.sliding_rope.n_rot > g.sliding_head_dim) {
+    return invalid_format("rope.dimension_count_swa must be even and at most the head size");
+  }
+  g.per_layer_embedding = optional_count(metadata, "embedding_length_per_layer_input", 0);
+  g.final_softcap = optional_float(metadata, "final_logit_softcapping", 0.0f);
+  config.attention_scale = 1.0f;  // as llama.cpp runs Gemma 4: no 1/sqrt(d) on the scores
+  // llama.cpp: a shared layer reads the last layer of its kind that keeps
+  // its own keys and values, which must be the two before the first shared.
+  const int64_t shared = optional_count(metadata, "attention.shared_kv_layers", 0);
+  const int64_t first_shared = config.n_layers - shared;
+  if (shared > 0 && (first_shared < 2 || !g.sliding[size_t(first_shared - 2)] ||
+                     g.sliding[size_t(first_shared - 1)])) {
+    return unsupported("shared KV layers that do not follow a sliding and a global layer");
+  }
+  for (int64_t i = first_shared; i < config.n_layers; ++i) {
+    config.kv_source[size_t(i)] = int32_t(first_shared - (g.sliding[size_t(i)] ? 2 : 1));
+  }
+  return {};
+}
+
 void index_layer_kinds(ModelConfig& config) {
   config.kind_index.assign(config.n_layers, 0);
   config.n_attention_layers = config.n_recurrent_layers = 0;
   for (int64_t i = 0; i < config.n_layers; ++i) {
+    if (config.kv_source[size_t(i)] != i) {
+      config.kind_index[i] = config.kind_index[size_t(config.kv_source[size_t(i)])];
+      continue;
+    }
     int64_t& count = config.is_recurrent(i) ? config.n_recurrent_layers : config.n_attention_layers;
     config.kind_index[i] = int32_t(count++);
   }
@@ -186,6 +229,9 @@ Result<ModelConfig> ModelConfig::from_gguf(const gguf::GgufFile& file) {
     read_rope_sections(metadata, /*interleaved=*/true, config);
   }
   if (config.traits.experts) INGOT_RETURN_IF_ERROR(read_experts(metadata, config));
+  config.kv_source.resize(size_t(config.n_layers));
+  for (int64_t i = 0; i < config.n_layers; ++i) config.kv_source[size_t(i)] = int32_t(i);
+  if (config.traits.gemma) INGOT_RETURN_IF_ERROR(read_gemma4(metadata, config));
   index_layer_kinds(config);
 
   const gguf::TensorInfo* embedding = file.find_tensor("token_embd.weight");

@@ -41,6 +41,19 @@ struct ExpertConfig {
   int64_t feed_forward = 0;  // per routed expert
 };
 
+// Gemma 4's layers: sliding-window ones (each position sees the last
+// `window` positions, its own included) with their own head size and RoPE,
+// between global ones; the last layers read the keys and values of earlier
+// layers of their kind instead of keeping their own.
+struct GemmaConfig {
+  std::vector<bool> sliding;  // per layer
+  int64_t window = 0;
+  int64_t sliding_head_dim = 0;
+  kernels::RopeParams sliding_rope;
+  int64_t per_layer_embedding = 0;  // width of each layer's token embedding; 0: none
+  float final_softcap = 0.0f;       // logits = c tanh(logits / c) when set
+};
+
 struct ModelConfig {
   ArchitectureTraits traits;
   std::string name;     // general.name, for messages
@@ -64,6 +77,19 @@ struct ModelConfig {
   int64_t n_recurrent_layers = 0;
   LinearAttentionConfig linear;
   ExpertConfig experts;
+  GemmaConfig gemma;
+  // The layer whose keys and values each layer reads: itself, or for a
+  // shared-KV layer an earlier one. kind_index of a shared layer is its
+  // source's.
+  std::vector<int32_t> kv_source;
+  float attention_scale = 0.0f;  // 0: 1 / sqrt(head size)
+
+  bool is_sliding(int64_t layer) const {
+    return !gemma.sliding.empty() && gemma.sliding[size_t(layer)];
+  }
+  int64_t head_dim_of(int64_t layer) const {
+    return is_sliding(layer) ? gemma.sliding_head_dim : head_dim;
+  }
 
   bool is_recurrent(int64_t layer) const { return !recurrent.empty() && recurrent[layer]; }
 

@@ -154,7 +154,48 @@ Status bind_linear_attention(const gguf::GgufFile& file, const ModelConfig& c, i
   return {};
 }
 
+Result<LayerWeights> bind_gemma4_layer(const gguf::GgufFile& file, const ModelConfig& c,
+                                       int64_t i) {
+  LayerWeights layer;
+  auto matrix = [&](std::string_view suffix, int64_t rows, int64_t cols) {
+    return bind_matrix(file, layer_tensor(i, suffix), rows, cols);
+  };
+  auto vector = [&](std::string_view suffix, int64_t n) {
+    return read_vector(file, layer_tensor(i, suffix), n);
+  };
+  const int64_t head_dim = c.head_dim_of(i);
+  const int64_t q_dim = c.n_heads * head_dim, kv_dim = c.n_kv_heads * head_dim;
+  INGOT_ASSIGN_OR_RETURN(layer.attn_norm, vector("attn_norm.weight", c.n_embd));
+  INGOT_ASSIGN_OR_RETURN(layer.wq, matrix("attn_q.weight", q_dim, c.n_embd));
+  INGOT_ASSIGN_OR_RETURN(layer.q_norm, vector("attn_q_norm.weight", head_dim));
+  if (c.kv_source[size_t(i)] == i) {
+    INGOT_ASSIGN_OR_RETURN(layer.wk, matrix("attn_k.weight", kv_dim, c.n_embd));
+    INGOT_ASSIGN_OR_RETURN(layer.k_norm, vector("attn_k_norm.weight", head_dim));
+    if (file.find_tensor(layer_tensor(i, "attn_v.weight")) != nullptr) {
+      INGOT_ASSIGN_OR_RETURN(layer.wv, matrix("attn_v.weight", kv_dim, c.n_embd));
+    }
+  }
+  INGOT_ASSIGN_OR_RETURN(layer.wo, matrix("attn_output.weight", c.n_embd, q_dim));
+  INGOT_ASSIGN_OR_RETURN(layer.attn_post_norm, vector("post_attention_norm.weight", c.n_embd));
+  INGOT_ASSIGN_OR_RETURN(layer.ffn_norm, vector("ffn_norm.weight", c.n_embd));
+  INGOT_ASSIGN_OR_RETURN(layer.gate, matrix("ffn_gate.weight", c.n_ff, c.n_embd));
+  INGOT_ASSIGN_OR_RETURN(layer.up, matrix("ffn_up.weight", c.n_ff, c.n_embd));
+  INGOT_ASSIGN_OR_RETURN(layer.down, matrix("ffn_down.weight", c.n_embd, c.n_ff));
+  INGOT_ASSIGN_OR_RETURN(layer.ffn_post_norm, vector("post_ffw_norm.weight", c.n_embd));
+  if (const int64_t width = c.gemma.per_layer_embedding; width > 0) {
+    INGOT_ASSIGN_OR_RETURN(layer.per_layer_gate, matrix("inp_gate.weight", width, c.n_embd));
+    INGOT_ASSIGN_OR_RETURN(layer.per_layer_proj, matrix("proj.weight", c.n_embd, width));
+    INGOT_ASSIGN_OR_RETURN(layer.per_layer_post_norm, vector("post_norm.weight", c.n_embd));
+  }
+  if (file.find_tensor(layer_tensor(i, "layer_output_scale.weight")) != nullptr) {
+    INGOT_ASSIGN_OR_RETURN(std::vector<float> scale, vector("layer_output_scale.weight", 1));
+    layer.output_scale = scale[0];
+  }
+  return layer;
+}
+
 Result<LayerWeights> bind_layer(const gguf::GgufFile& file, const ModelConfig& c, int64_t i) {
+  if (c.traits.gemma) return bind_gemma4_layer(file, c, i);
   LayerWeights layer;
   auto matrix = [&](std::string_view suffix, int64_t rows, int64_t cols) {
     return bind_matrix(file, layer_tensor(i, suffix), rows, cols);
@@ -238,9 +279,9 @@ void copy_into_arena(WeightMatrix& w, PageArena& arena, ThreadPool& pool) {
 std::vector<WeightMatrix*> streamed_matrices(ModelWeights& weights) {
   std::vector<WeightMatrix*> matrices;
   for (LayerWeights& layer : weights.layers) {
-    for (WeightMatrix* w :
-         {&layer.wq, &layer.wk, &layer.wv, &layer.wo, &layer.gate, &layer.up, &layer.down,
-          &layer.wqkv, &layer.wz, &layer.w_beta, &layer.w_alpha, &layer.w_linear_out}) {
+    for (WeightMatrix* w : {&layer.wq, &layer.wk, &layer.wv, &layer.wo, &layer.gate, &layer.up,
+                            &layer.down, &layer.wqkv, &layer.wz, &layer.w_beta, &layer.w_alpha,
+                            &layer.w_linear_out, &layer.per_layer_gate, &layer.per_layer_proj}) {
       if (w->rows > 0) matrices.push_back(w);  // a layer binds only its kind's matrices
     }
     for (auto* experts : {&layer.expert_gate, &layer.expert_up, &layer.expert_down}) {
@@ -314,6 +355,17 @@ Result<ModelWeights> ModelWeights::bind(const gguf::GgufFile& file, ModelConfig&
   } else {
     INGOT_ASSIGN_OR_RETURN(weights.output,
                            bind_matrix(file, "output.weight", config.n_vocab, config.n_embd));
+  }
+  if (const int64_t width = config.gemma.per_layer_embedding; width > 0) {
+    const int64_t all_layers = width * config.n_layers;
+    INGOT_ASSIGN_OR_RETURN(
+        weights.per_layer_embedding,
+        bind_matrix(file, "per_layer_token_embd.weight", config.n_vocab, all_layers));
+    INGOT_ASSIGN_OR_RETURN(
+        weights.per_layer_model_proj,
+        bind_matrix(file, "per_layer_model_proj.weight", all_layers, config.n_embd));
+    INGOT_ASSIGN_OR_RETURN(weights.per_layer_proj_norm,
+                           read_vector(file, "per_layer_proj_norm.weight", width));
   }
   move_matrices_to_arena(weights);
   if (file.find_tensor("rope_freqs.weight") != nullptr) {

@@ -44,6 +44,16 @@ struct LayerWeights {
   kernels::WeightMatrix router{};  // ExpertConfig::count rows
   std::vector<kernels::WeightMatrix> expert_gate, expert_up, expert_down;
   std::vector<float> shared_expert_gate;  // n_embd: the shared expert's sigmoid gate
+
+  // Gemma 4: norms of the attention and feed-forward outputs, the layer's
+  // per-layer-embedding gate and projection, and its output scale. A
+  // shared-KV layer binds no wk, wv, k_norm; a layer without wv uses its
+  // keys as values.
+  std::vector<float> attn_post_norm, ffn_post_norm;
+  kernels::WeightMatrix per_layer_gate{};  // per_layer_embedding rows
+  kernels::WeightMatrix per_layer_proj{};  // n_embd rows
+  std::vector<float> per_layer_post_norm;
+  float output_scale = 1.0f;
 };
 
 struct ModelWeights {
@@ -52,6 +62,11 @@ struct ModelWeights {
   std::vector<float> output_norm;
   kernels::WeightMatrix output;  // token_embedding itself when tied
   bool tied_output = false;
+  // Gemma 4's per-layer token embeddings ([n_vocab][n_layers * width]),
+  // the projection of the embedding to the same width, and its norm.
+  kernels::WeightMatrix per_layer_embedding{};
+  kernels::WeightMatrix per_layer_model_proj{};
+  std::vector<float> per_layer_proj_norm;
 
   // Binds every tensor the architecture needs, checking its shape. Fills
   // config.rope.freq_factors when the file has rope_freqs.weight.

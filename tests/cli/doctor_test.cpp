@@ -91,6 +91,23 @@ TEST(Doctor, MixtureOfExpertsModelSaysHowManyExpertsATokenRuns) {
   EXPECT_EQ(facts["memory"]["recurrent_layers"], 3);
 }
 
+TEST(Doctor, Gemma4CountsKeysOnlyForLayersThatKeepThem) {
+  INGOT_REQUIRE_SHARED();
+  const std::string model = (temp_dir() / "tiny-gemma4.gguf").string();
+  CommandResult synth =
+      run_command({(build_dir() / "ingot-synth").string(), "--shape", "tiny-gemma4", "--vocab-from",
+                   shared_path("models/tiny-qwen3-f16.gguf").string(), "--out", model});
+  ASSERT_EQ(synth.exit_code, 0) << synth.err;
+  CommandResult result =
+      run_command({ingot_binary(), "doctor", "--json", "--model", model, "--ctx", "1024"});
+  ASSERT_EQ(result.exit_code, 0) << result.err;
+  json memory = json::parse(result.out)["memory"];
+  EXPECT_EQ(memory["shared_kv_layers"], 2);
+  // Layers 0-3 keep their own: two sliding (head size 64), two global (128),
+  // 2 KV heads, keys and values in F16.
+  EXPECT_EQ(memory["kv_cache_bytes"], (2 * 64 + 2 * 128) * 2 * 2 * 2 * 1024);
+}
+
 TEST(Doctor, Stories260KFacts) {
   INGOT_REQUIRE_SHARED();
   json facts = doctor_json("models/stories260K.gguf");

@@ -82,7 +82,9 @@ TEST_P(SyntheticGoldenParity, InterleavedSequencesInOneBatchGiveTheSameLogits) {
 INSTANTIATE_TEST_SUITE_P(SynthesizedModels, SyntheticGoldenParity,
                          ::testing::Values("tiny-qwen35-f16", "tiny-qwen35-q8_0",
                                            "tiny-qwen35-q4_k_m", "tiny-qwen35moe-f16",
-                                           "tiny-qwen35moe-q8_0", "tiny-qwen35moe-q4_k_m"),
+                                           "tiny-qwen35moe-q8_0", "tiny-qwen35moe-q4_k_m",
+                                           "tiny-gemma4-f16", "tiny-gemma4-q8_0",
+                                           "tiny-gemma4-q4_k_m"),
                          [](const ::testing::TestParamInfo<std::string>& info) {
                            std::string name = info.param;
                            std::replace(name.begin(), name.end(), '-', '_');

@@ -42,6 +42,22 @@ void write_linear_attention(const Shape& s, const Key& key, gguf::GgufWriter& w)
   w.set_u32(key("ssm.inner_size"), static_cast<uint32_t>(l.value_heads * l.state_size));
 }
 
+template <typename Key>
+void write_gemma4(const Shape& s, const Key& key, gguf::GgufWriter& w) {
+  const GemmaShape& g = s.gemma;
+  std::vector<bool> sliding;
+  for (int64_t i = 0; i < s.layers; ++i) sliding.push_back(g.is_sliding(i));
+  w.set_bools(key("attention.sliding_window_pattern"), sliding);
+  w.set_u32(key("attention.sliding_window"), static_cast<uint32_t>(g.sliding_window));
+  w.set_u32(key("attention.key_length_swa"), static_cast<uint32_t>(g.sliding_head_dim));
+  w.set_u32(key("attention.value_length_swa"), static_cast<uint32_t>(g.sliding_head_dim));
+  w.set_u32(key("rope.dimension_count_swa"), static_cast<uint32_t>(g.sliding_head_dim));
+  w.set_f32(key("rope.freq_base_swa"), static_cast<float>(g.sliding_rope_base));
+  w.set_u32(key("attention.shared_kv_layers"), static_cast<uint32_t>(g.shared_kv_layers));
+  w.set_u32(key("embedding_length_per_layer_input"), static_cast<uint32_t>(g.per_layer_embedding));
+  if (g.final_softcap > 0) w.set_f32(key("final_logit_softcapping"), g.final_softcap);
+}
+
 void write_hyperparameters(const Shape& s, gguf::GgufWriter& w) {
   std::string arch(s.architecture);
   auto key = [&arch](std::string_view suffix) { return arch + "." + std::string(suffix); };
@@ -55,7 +71,7 @@ void write_hyperparameters(const Shape& s, gguf::GgufWriter& w) {
   // llama.cpp writes the per-head widths when they differ from hidden /
   // heads, and always for qwen3.
   if (s.head_dim * s.heads != s.hidden || s.architecture == "qwen3" ||
-      s.full_attention_interval > 0) {
+      s.full_attention_interval > 0 || s.gemma.global_every > 0) {
     w.set_u32(key("attention.key_length"), static_cast<uint32_t>(s.head_dim));
     w.set_u32(key("attention.value_length"), static_cast<uint32_t>(s.head_dim));
   }
@@ -67,6 +83,7 @@ void write_hyperparameters(const Shape& s, gguf::GgufWriter& w) {
     w.set_i32s(key("rope.dimension_sections"), s.rope_sections);
   }
   if (s.full_attention_interval > 0) write_linear_attention(s, key, w);
+  if (s.gemma.global_every > 0) write_gemma4(s, key, w);
   if (s.moe.experts > 0) {
     w.set_u32(key("expert_count"), static_cast<uint32_t>(s.moe.experts));
     w.set_u32(key("expert_used_count"), static_cast<uint32_t>(s.moe.experts_used));

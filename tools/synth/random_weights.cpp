@@ -31,6 +31,7 @@ gguf::GgufWriter::Filler random_filler(const PlannedTensor& tensor, kernels::Ele
   TensorRole role = tensor.role;
   uint64_t stream_seed = seed * 0x9e3779b97f4a7c15ull ^ name_hash(tensor.name);
   return [=](std::span<uint8_t> out) {
+    int64_t index = 0;
     std::mt19937_64 rng(stream_seed);
     std::normal_distribution<float> normal(0.0f, kWeightStd);
     std::uniform_real_distribution<float> uniform(0.0f, 1.0f);
@@ -45,6 +46,14 @@ gguf::GgufWriter::Filler random_filler(const PlannedTensor& tensor, kernels::Ele
           return -std::exp(uniform(rng) * std::log(16.0f));
         case TensorRole::kConvolution:
           return 10.0f * normal(rng);
+        case TensorRole::kLayerScale:
+          return 0.5f + uniform(rng);
+        case TensorRole::kQueryKeyNorm:
+          return std::pow(float(row_length), -0.25f);
+        case TensorRole::kRopeFactors:
+          // A quarter of the pairs turn; the others' frequency is divided
+          // to nothing (Gemma 4's proportional RoPE on global layers).
+          return index++ < row_length / 4 ? 1.0f : 1e30f;
         default:
           return normal(rng);
       }

@@ -22,6 +22,12 @@ constexpr Shape kShapes[] = {
      4, {4, 128, 16, 16}, 64, {11, 11, 10, 0}},
     {"qwen3.5-35b-a3b-12l", "qwen35moe", 2048, 12, 16, 2, 256,     512,  false, true,   false, 1e7,   262144, 1e-6f,
      4, {4, 128, 16, 32}, 64, {11, 11, 10, 0}, {256, 8, 512, 512}},
+    // Gemma 4 in small: sliding-window layers (window 8, head size 64) and
+    // global ones (head size 128, proportional RoPE) taking turns, the last
+    // two reading the keys and values of the two before them, per-layer
+    // token embeddings of 64, final logits soft-capped at 30.
+    {"tiny-gemma4",   "gemma4", 256,   6,    4,    2,  128,     512,  false, true,   true, 1e6,    8192,   1e-6f,
+     0, {}, 0, {}, {}, {2, 8, 64, 1e4, 2, 64, 30.0f}},
     // The same with Qwen3.5-MoE's feed-forward: 2 of 8 routed experts and a
     // gated shared expert.
     {"tiny-qwen35moe", "qwen35moe", 256, 4,  4,    2,  64,      512,  false, true,   true, 1e7,    8192,   1e-6f,

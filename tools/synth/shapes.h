@@ -31,6 +31,21 @@ struct ExpertShape {
   int64_t shared_feed_forward = 0;
 };
 
+// Gemma 4: sliding-window layers between global ones, each kind with its
+// own head size and RoPE; the last layers read earlier layers' keys and
+// values; small per-layer token embeddings feed every layer.
+struct GemmaShape {
+  int64_t global_every = 0;  // every global_every-th layer is global; 0: not a Gemma 4 shape
+  int64_t sliding_window = 0;
+  int64_t sliding_head_dim = 0;
+  double sliding_rope_base = 0;
+  int64_t shared_kv_layers = 0;
+  int64_t per_layer_embedding = 0;
+  float final_softcap = 0;
+
+  bool is_sliding(int64_t layer) const { return (layer + 1) % global_every != 0; }
+};
+
 struct Shape {
   std::string_view name;
   std::string_view architecture;  // general.architecture
@@ -53,6 +68,12 @@ struct Shape {
   int64_t rope_dims = 0;                   // rotated dimensions per head; 0: all of them
   std::array<int32_t, 4> rope_sections{};  // multimodal RoPE sections, all 0 when unused
   ExpertShape moe{};
+  GemmaShape gemma{};
+
+  int64_t head_dim_of(int64_t layer) const {
+    return gemma.global_every > 0 && gemma.is_sliding(layer) ? gemma.sliding_head_dim : head_dim;
+  }
+  bool has_own_kv(int64_t layer) const { return layer < layers - gemma.shared_kv_layers; }
 
   bool is_recurrent_layer(int64_t layer) const {
     return full_attention_interval > 0 && (layer + 1) % full_attention_interval != 0;

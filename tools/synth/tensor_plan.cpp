@@ -71,12 +71,44 @@ void plan_hybrid_block(const Shape& s, int64_t layer, const AddTensor& add) {
   add("ffn_down.weight", {s.feed_forward, s.hidden}, TensorRole::kFeedForwardDown);
 }
 
+void plan_gemma4_block(const Shape& s, int64_t layer, const AddTensor& add) {
+  const int64_t head_dim = s.head_dim_of(layer);
+  const int64_t per_layer = s.gemma.per_layer_embedding;
+  add("attn_norm.weight", {s.hidden}, TensorRole::kNorm);
+  add("attn_q.weight", {s.hidden, s.heads * head_dim}, TensorRole::kOtherWeight);
+  if (s.has_own_kv(layer)) {
+    add("attn_k.weight", {s.hidden, s.kv_heads * head_dim}, TensorRole::kOtherWeight);
+    add("attn_v.weight", {s.hidden, s.kv_heads * head_dim}, TensorRole::kAttentionV);
+    add("attn_k_norm.weight", {head_dim}, TensorRole::kQueryKeyNorm);
+  }
+  // Gemma 4 leaves the scores unscaled: trained q/k norm weights keep them
+  // small, and ones would make every softmax a near-argmax.
+  add("attn_q_norm.weight", {head_dim}, TensorRole::kQueryKeyNorm);
+  add("attn_output.weight", {s.heads * head_dim, s.hidden}, TensorRole::kOtherWeight);
+  add("post_attention_norm.weight", {s.hidden}, TensorRole::kNorm);
+  add("ffn_norm.weight", {s.hidden}, TensorRole::kNorm);
+  add("ffn_gate.weight", {s.hidden, s.feed_forward}, TensorRole::kOtherWeight);
+  add("ffn_up.weight", {s.hidden, s.feed_forward}, TensorRole::kOtherWeight);
+  add("ffn_down.weight", {s.feed_forward, s.hidden}, TensorRole::kFeedForwardDown);
+  add("post_ffw_norm.weight", {s.hidden}, TensorRole::kNorm);
+  if (per_layer > 0) {
+    add("inp_gate.weight", {s.hidden, per_layer}, TensorRole::kOtherWeight);
+    add("proj.weight", {per_layer, s.hidden}, TensorRole::kOtherWeight);
+    add("post_norm.weight", {s.hidden}, TensorRole::kNorm);
+  }
+  add("layer_output_scale.weight", {1}, TensorRole::kLayerScale);
+}
+
 void plan_block(const Shape& s, int64_t layer, std::vector<PlannedTensor>& out) {
   AddTensor add = [&](std::string_view suffix, std::vector<int64_t> dims, TensorRole role) {
     out.push_back({fmt::format("blk.{}.{}", layer, suffix), std::move(dims), role, layer});
   };
   if (s.full_attention_interval > 0) {
     plan_hybrid_block(s, layer, add);
+    return;
+  }
+  if (s.gemma.global_every > 0) {
+    plan_gemma4_block(s, layer, add);
     return;
   }
   int64_t q_width = s.heads * s.head_dim;
@@ -107,6 +139,18 @@ std::vector<PlannedTensor> plan_tensors(const Shape& shape, int64_t vocabulary_s
   std::vector<PlannedTensor> tensors;
   tensors.push_back(
       {"token_embd.weight", {shape.hidden, vocabulary_size}, TensorRole::kEmbedding, -1});
+  if (shape.gemma.per_layer_embedding > 0) {
+    const int64_t width = shape.gemma.per_layer_embedding * shape.layers;
+    tensors.push_back(
+        {"per_layer_token_embd.weight", {width, vocabulary_size}, TensorRole::kOtherWeight, -1});
+    tensors.push_back(
+        {"per_layer_model_proj.weight", {shape.hidden, width}, TensorRole::kUnquantized, -1});
+    tensors.push_back(
+        {"per_layer_proj_norm.weight", {shape.gemma.per_layer_embedding}, TensorRole::kNorm, -1});
+  }
+  if (shape.gemma.global_every > 0) {
+    tensors.push_back({"rope_freqs.weight", {shape.head_dim / 2}, TensorRole::kRopeFactors, -1});
+  }
   for (int64_t layer = 0; layer < shape.layers; ++layer) plan_block(shape, layer, tensors);
   tensors.push_back({"output_norm.weight", {shape.hidden}, TensorRole::kNorm, -1});
   if (!shape.tied_output) {

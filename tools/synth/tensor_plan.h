@@ -20,10 +20,14 @@ enum class TensorRole {
   kAttentionV,
   kFeedForwardDown,
   kOtherWeight,
-  kConvolution,  // linear attention's causal convolution: F32, as llama.cpp keeps it
-  kDecayRate,    // ssm_a, -exp(A_log): negative, F32
-  kDecayBias,    // ssm_dt.bias: F32
-  kRouter,       // expert routers: F32, as llama.cpp keeps them
+  kConvolution,   // linear attention's causal convolution: F32, as llama.cpp keeps it
+  kDecayRate,     // ssm_a, -exp(A_log): negative, F32
+  kDecayBias,     // ssm_dt.bias: F32
+  kRouter,        // expert routers: F32, as llama.cpp keeps them
+  kUnquantized,   // small matrices llama.cpp keeps as they are (Gemma's per-layer projection): F32
+  kRopeFactors,   // rope_freqs: 1 for the turning pairs, huge for the still ones
+  kLayerScale,    // Gemma 4's layer_output_scale: around 1
+  kQueryKeyNorm,  // Gemma 4's q/k norms: head_size^(-1/4) each, so scores scale as 1/sqrt(d)
 };
 
 struct PlannedTensor {

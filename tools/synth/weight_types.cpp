@@ -81,6 +81,10 @@ ElementType element_type_for(const PlannedTensor& tensor, WeightPreset preset, c
     case TensorRole::kDecayRate:
     case TensorRole::kDecayBias:
     case TensorRole::kRouter:
+    case TensorRole::kUnquantized:
+    case TensorRole::kRopeFactors:
+    case TensorRole::kLayerScale:
+    case TensorRole::kQueryKeyNorm:
       return ElementType::kF32;
     default:
       break;
