@@ -42,9 +42,7 @@ Result<LoadedModel> LoadedModel::load(const std::string& path) {
     loaded.tool_call_family = chat::tool_calls::detect_tool_call_family(source);
     loaded.template_renders_tools = chat::tool_calls::template_renders_tools(source);
   }
-  if (source.find("<think>") != std::string::npos && source.find("</think>") != std::string::npos) {
-    loaded.reasoning_tags = engine::ReasoningTags{};
-  }
+  loaded.reasoning_tags = engine::reasoning_tags_for_template(source);
   return loaded;
 }
 

@@ -21,6 +21,17 @@ bool is_blank(std::string_view text) {
 
 }  // namespace
 
+std::optional<ReasoningTags> reasoning_tags_for_template(std::string_view source) {
+  auto has = [&](std::string_view text) { return source.find(text) != std::string_view::npos; };
+  if (has("<think>") && has("</think>")) return ReasoningTags{};
+  // Gemma 4 thinks in its "thought" channel; its templates also render an
+  // empty one after the generation prompt to turn thinking off.
+  if (has("<|channel>thought") && has("<channel|>")) {
+    return ReasoningTags{"<|channel>thought", "<channel|>"};
+  }
+  return std::nullopt;
+}
+
 ReasoningSplitter::ReasoningSplitter(ReasoningTags tags, bool starts_in_reasoning)
     : tags_(std::move(tags)),
       state_(starts_in_reasoning ? State::kInReasoning : State::kBeforeReasoning) {}

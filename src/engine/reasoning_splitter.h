@@ -1,8 +1,10 @@
 #pragma once
 // Splits a reply into reasoning and content for templates that think
-// between tags (Qwen3's <think>...</think>, DeepSeek-R1's). Tags split
-// across tokens are recognised; reasoning never leaks into content.
+// between tags (Qwen3's <think>...</think>, DeepSeek-R1's, Gemma 4's
+// <|channel>thought ... <channel|>). Tags split across tokens are
+// recognised; reasoning never leaks into content.
 
+#include <optional>
 #include <string>
 #include <string_view>
 
@@ -12,6 +14,10 @@ struct ReasoningTags {
   std::string open = "<think>";
   std::string close = "</think>";
 };
+
+// The tags a chat template's replies reason between, found in its source;
+// nullopt for templates that do not reason.
+std::optional<ReasoningTags> reasoning_tags_for_template(std::string_view source);
 
 class ReasoningSplitter {
  public:

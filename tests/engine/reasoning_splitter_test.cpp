@@ -5,8 +5,9 @@
 namespace ingot::engine {
 namespace {
 
-ReasoningSplitter::Output run(bool starts_in_reasoning, std::vector<std::string> pieces) {
-  ReasoningSplitter splitter({}, starts_in_reasoning);
+ReasoningSplitter::Output run(bool starts_in_reasoning, std::vector<std::string> pieces,
+                              ReasoningTags tags = {}) {
+  ReasoningSplitter splitter(std::move(tags), starts_in_reasoning);
   ReasoningSplitter::Output all;
   for (const auto& piece : pieces) {
     auto out = splitter.push(piece);
@@ -62,6 +63,34 @@ TEST(ReasoningSplitter, ReasoningNeverLeaksWhenEveryCharacterIsAPiece) {
   auto out = run(false, pieces);
   EXPECT_EQ(out.reasoning, "secret");
   EXPECT_EQ(out.content, "public");
+}
+
+const ReasoningTags kGemma4{"<|channel>thought", "<channel|>"};
+
+TEST(ReasoningSplitter, Gemma4ThoughtChannelNeverLeaksWhenEveryCharacterIsAPiece) {
+  std::string text = "<|channel>thought\nsecret plan<channel|>The answer.";
+  std::vector<std::string> pieces;
+  for (char c : text) pieces.emplace_back(1, c);
+  auto out = run(false, pieces, kGemma4);
+  EXPECT_EQ(out.reasoning, "\nsecret plan");
+  EXPECT_EQ(out.content, "The answer.");
+}
+
+TEST(ReasoningSplitter, Gemma4ReplyWithoutAChannelIsAllContent) {
+  auto out = run(false, {"<|chan", "nel> is a word here"}, kGemma4);
+  EXPECT_EQ(out.reasoning, "");
+  EXPECT_EQ(out.content, "<|channel> is a word here");
+}
+
+TEST(ReasoningSplitter, TagsComeFromTheTemplate) {
+  EXPECT_FALSE(reasoning_tags_for_template("{{ messages[0].content }}").has_value());
+  auto qwen = reasoning_tags_for_template("{% if x %}<think>\n\n</think>{% endif %}");
+  ASSERT_TRUE(qwen.has_value());
+  EXPECT_EQ(qwen->open, "<think>");
+  auto gemma = reasoning_tags_for_template("{{- '<|channel>thought\n<channel|>' -}}");
+  ASSERT_TRUE(gemma.has_value());
+  EXPECT_EQ(gemma->open, "<|channel>thought");
+  EXPECT_EQ(gemma->close, "<channel|>");
 }
 
 }  // namespace

@@ -267,6 +267,20 @@ TEST(ChatRequest, LlamaServerNPredictIsMaxTokens) {
   EXPECT_EQ(refused(with(with(minimal(), "n_predict", 5), "max_tokens", 6)).param, "n_predict");
 }
 
+TEST(ChatRequest, ReasoningEffortSwitchesTheTemplatesThinking) {
+  EXPECT_EQ(accepted(with(minimal(), "reasoning_effort", "high")).chat_template_kwargs,
+            json({{"enable_thinking", true}}));
+  EXPECT_EQ(accepted(with(minimal(), "reasoning_effort", "none")).chat_template_kwargs,
+            json({{"enable_thinking", false}}));
+  EXPECT_EQ(accepted(with(minimal(), "reasoning_effort", "minimal")).chat_template_kwargs,
+            json({{"enable_thinking", false}}));
+  EXPECT_EQ(refused(with(minimal(), "reasoning_effort", "max")).param, "reasoning_effort");
+  json both = with(minimal(), "chat_template_kwargs", json({{"enable_thinking", true}}));
+  accepted(with(both, "reasoning_effort", "low"));
+  EXPECT_EQ(refused(with(both, "reasoning_effort", "none")).param, "reasoning_effort");
+  EXPECT_TRUE(accepted(minimal()).chat_template_kwargs.empty());
+}
+
 TEST(ChatRequest, CachePromptIsAcceptedAsABoolean) {
   accepted(with(minimal(), "cache_prompt", true));
   accepted(with(minimal(), "cache_prompt", false));

@@ -7,6 +7,8 @@
 
 #include <CLI/CLI.hpp>
 #include <cstdio>
+#include <fstream>
+#include <iterator>
 #include <string>
 
 #include "gguf/writer.h"
@@ -29,6 +31,7 @@ struct Options {
   std::string hf_tokenizer;
   std::string hf_config;
   std::string name;
+  std::string chat_template;
 };
 
 template <typename Key>
@@ -143,6 +146,12 @@ Status synthesize(const Options& o) {
   write_hyperparameters(*shape, writer);
   write_general(o, *preset, writer);
   INGOT_ASSIGN_OR_RETURN(int64_t vocabulary, write_vocabulary(o, writer));
+  if (!o.chat_template.empty()) {
+    std::ifstream in(o.chat_template, std::ios::binary);
+    if (!in) return invalid_argument("cannot read " + o.chat_template);
+    std::string source((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+    writer.set_string("tokenizer.chat_template", source);
+  }
   if (vocabulary <= 0) return invalid_argument("the vocabulary is empty");
   INGOT_RETURN_IF_ERROR(add_tensors(o, *shape, *preset, vocabulary, writer));
   return writer.write(o.out);
@@ -169,6 +178,8 @@ int main(int argc, char** argv) {
       ->needs(hf_tokenizer);
   vocab_from->excludes(hf_tokenizer);
   app.add_option("--name", options.name, "general.name (default: says the weights are random)");
+  app.add_option("--chat-template", options.chat_template,
+                 "A Jinja file to use as tokenizer.chat_template instead of the vocabulary's");
   CLI11_PARSE(app, argc, argv);
 
   ingot::Status status = ingot::synth::synthesize(options);

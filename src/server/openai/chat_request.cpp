@@ -122,6 +122,32 @@ void check_template_kwargs(Validator& v, ChatRequest& request) {
   request.chat_template_kwargs = *kwargs;
 }
 
+// OpenAI's reasoning_effort turns thinking on or off where the template
+// has that switch (enable_thinking): none and minimal off, the rest on.
+// Saying both ways at once is a 400, as for llama-server's field names.
+void check_reasoning_effort(Validator& v, ChatRequest& request) {
+  const json* effort = v.field("reasoning_effort");
+  if (effort == nullptr || v.failed()) return;
+  static constexpr std::string_view kEfforts[] = {"none", "minimal", "low", "medium", "high"};
+  const bool known =
+      effort->is_string() && std::find(std::begin(kEfforts), std::end(kEfforts),
+                                       effort->get<std::string>()) != std::end(kEfforts);
+  if (!known) {
+    return v.fail("'reasoning_effort' must be one of none, minimal, low, medium, high.",
+                  "reasoning_effort");
+  }
+  const bool thinking = *effort != "none" && *effort != "minimal";
+  auto& kwargs = request.chat_template_kwargs;
+  if (auto it = kwargs.find("enable_thinking"); it != kwargs.end()) {
+    if (!it->is_boolean() || it->get<bool>() != thinking) {
+      v.fail("'reasoning_effort' and 'chat_template_kwargs.enable_thinking' disagree.",
+             "reasoning_effort");
+    }
+    return;
+  }
+  kwargs["enable_thinking"] = thinking;
+}
+
 }  // namespace
 
 ChatRequestOrError parse_chat_request(const json& body, const RequestLimits& limits) {
@@ -139,6 +165,7 @@ ChatRequestOrError parse_chat_request(const json& body, const RequestLimits& lim
   check_logit_bias(v, request);
   check_extensions(v, request);
   check_template_kwargs(v, request);
+  check_reasoning_effort(v, request);
   check_response_format(v, request);
   check_grammar(v, request);
   check_tools(v, request);

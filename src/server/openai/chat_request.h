@@ -15,7 +15,7 @@
 //  8. `stream`, `stream_options`
 //  9. `logprobs`, `top_logprobs`
 // 10. `logit_bias`
-// 11. `chat_template_kwargs`
+// 11. `chat_template_kwargs`, then `reasoning_effort` (enable_thinking)
 // 12. `response_format`
 // 13. `grammar`
 // 14. `tools`, `tool_choice`, `parallel_tool_calls`

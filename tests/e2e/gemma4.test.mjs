@@ -1,0 +1,73 @@
+// Gemma 4 served to the official openai package, with Gemma 4's own chat
+// template: whole and streamed replies, and the thought channel kept out
+// of `content` (a grammar makes the random-weight model write one).
+import { test, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import { execFileSync } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import OpenAI from 'openai';
+import { haveShared, ingotBinary, sharedDir, sharedModel, startServer } from './harness.mjs';
+
+const skip = !haveShared() && '../shared is absent';
+const model = 'tiny-gemma4';
+const messages = [{ role: 'user', content: 'Why is the sky blue?' }];
+const thinking = { enable_thinking: true };
+// The reply a thinking Gemma 4 writes: its thought channel, then the answer.
+const channelGrammar = 'root ::= "<|channel>thought\\nFirst, light scatters.<channel|>Rayleigh scattering."';
+let server;
+let client;
+let dir;
+
+before(async () => {
+  if (skip) return;
+  dir = mkdtempSync(path.join(os.tmpdir(), 'ingot-gemma4-'));
+  const file = path.join(dir, `${model}.gguf`);
+  execFileSync(path.join(path.dirname(ingotBinary), 'ingot-synth'), [
+    '--shape', model, '--type', 'q8_0', '--vocab-from', sharedModel('tiny-qwen3-f16.gguf'),
+    '--chat-template', path.join(sharedDir, 'fixtures', 'templates', 'google-gemma-4-31B-it.jinja'),
+    '--out', file,
+  ]);
+  server = await startServer(file, ['--parallel', '2', '--alias', model]);
+  client = new OpenAI({ baseURL: server.baseURL, apiKey: 'unused', maxRetries: 0 });
+});
+
+after(async () => {
+  if (server) assert.equal(await server.stop(), 0);
+  if (dir) rmSync(dir, { recursive: true, force: true });
+});
+
+test('a Gemma 4 model answers whole and streamed, the same text', { skip }, async () => {
+  const whole = await client.chat.completions.create({ model, messages, max_tokens: 10, temperature: 0 });
+  assert.equal(whole.usage.completion_tokens, 10);
+  const stream = await client.chat.completions.create({ model, messages, max_tokens: 10, temperature: 0, stream: true });
+  let text = '';
+  for await (const chunk of stream) text += chunk.choices[0]?.delta?.content ?? '';
+  assert.equal(text, whole.choices[0].message.content);
+});
+
+test('a Gemma 4 thought channel is reasoning_content, never content', { skip }, async () => {
+  const body = { model, messages, max_tokens: 64, temperature: 0, grammar: channelGrammar, chat_template_kwargs: thinking };
+  const whole = await client.chat.completions.create(body);
+  assert.equal(whole.choices[0].message.content, 'Rayleigh scattering.');
+  assert.equal(whole.choices[0].message.reasoning_content, '\nFirst, light scatters.');
+  const stream = await client.chat.completions.create({ ...body, stream: true });
+  let content = '';
+  let reasoning = '';
+  for await (const chunk of stream) {
+    const delta = chunk.choices[0]?.delta ?? {};
+    content += delta.content ?? '';
+    reasoning += delta.reasoning_content ?? '';
+    assert.ok(!content.includes('channel'), content);
+  }
+  assert.equal(content, 'Rayleigh scattering.');
+  assert.equal(reasoning, '\nFirst, light scatters.');
+});
+
+test('reasoning_effort turns a Gemma 4 thought channel on', { skip }, async () => {
+  const body = { model, messages, max_tokens: 64, temperature: 0, grammar: channelGrammar, reasoning_effort: 'high' };
+  const reply = await client.chat.completions.create(body);
+  assert.equal(reply.choices[0].message.content, 'Rayleigh scattering.');
+  assert.equal(reply.choices[0].message.reasoning_content, '\nFirst, light scatters.');
+});
