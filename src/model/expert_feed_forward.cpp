@@ -98,12 +98,18 @@ void ExpertFeedForward::run_expert(const LayerWeights& w, int64_t expert, const 
       packed_gathered_.product(w.expert_gate[expert], gate_.data(), ff, pool),
       packed_gathered_.product(w.expert_up[expert], up_.data(), ff, pool)};
   kernels::matmul_all(products, pool);
-  kernels::swiglu(gate_.data(), up_.data(), gate_.data(), n * ff);
+  if (config_.traits.gemma) {
+    kernels::gelu(gate_.data(), gate_.data(), n * ff);
+    for (int64_t i = 0; i < n * ff; ++i) gate_[i] *= up_[i];
+  } else {
+    kernels::swiglu(gate_.data(), up_.data(), gate_.data(), n * ff);
+  }
   packed_hidden_.pack(gate_.data(), n, ff, w.expert_down[expert].type, pool);
   kernels::matmul(w.expert_down[expert], packed_hidden_, down_.data(), n_embd, pool);
   for (int64_t i = 0; i < n; ++i) {
     float* row = out + expert_rows_[begin + i] * n_embd;
-    const float weight = expert_weights_[begin + i];
+    const float weight = expert_weights_[begin + i] *
+                         (w.expert_output_scale.empty() ? 1.0f : w.expert_output_scale[expert]);
     const float* y = down_.data() + i * n_embd;
     for (int64_t d = 0; d < n_embd; ++d) row[d] += weight * y[d];
   }

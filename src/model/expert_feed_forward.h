@@ -1,8 +1,11 @@
 #pragma once
-// The routed experts of a mixture-of-experts feed-forward (qwen35moe):
-//   p = softmax(Wrouter x),  E = the `used` experts of highest p (ties to
+// The routed experts of a mixture-of-experts feed-forward (qwen35moe,
+// Gemma 4's mixture member):
+//   p = softmax(Wrouter r),  E = the `used` experts of highest p (ties to
 //   the lower index), w_e = p_e / sum over E of p,
-//   out = sum over e in E of w_e * Wdown_e (silu(Wgate_e x) * Wup_e x)
+//   out = sum over e in E of w_e s_e Wdown_e (act(Wgate_e x) * Wup_e x)
+// with r the router's input, act SiLU (GELU for Gemma) and s_e the
+// expert's output scale where the file has one.
 // The tokens of a batch are grouped by expert and each chosen expert runs
 // once over all of its tokens, so only the chosen experts' weights are read
 // and a prefill chunk or several decoding sequences share them.

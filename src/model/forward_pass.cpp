@@ -44,7 +44,7 @@ ForwardPass::ForwardPass(const ModelConfig& config, const ModelWeights& weights)
   }
   max_q_dim_ = config.n_heads * max_head_dim;
   max_kv_dim_ = config.n_kv_heads * max_head_dim;
-  ones_.assign(size_t(max_head_dim), 1.0f);
+  ones_.assign(size_t(std::max(max_head_dim, config.n_embd)), 1.0f);
 }
 
 ForwardPass::AttentionShape ForwardPass::attention_shape(int64_t layer) const {
@@ -141,6 +141,10 @@ void ForwardPass::resize_buffers(int64_t n_tokens, int64_t n_logits) {
   if (c.experts.count > 0) {
     grow(routed_, n_tokens * c.n_embd);
     grow(shared_scale_, n_tokens);
+    if (c.traits.gemma) {
+      grow(experts_in_, n_tokens * c.n_embd);
+      grow(router_in_, n_tokens * c.n_embd);
+    }
   }
   grow(gate_, n_tokens * c.n_ff);
   grow(up_, n_tokens * c.n_ff);
@@ -381,20 +385,15 @@ void ForwardPass::attend(const AttentionShape& s, const Batch& batch, const KvCa
 
 void ForwardPass::feed_forward_block(const LayerWeights& w, int64_t n_tokens, ThreadPool& pool) {
   const ModelConfig& c = config_;
+  const bool mixture = !w.expert_gate.empty();
+  if (mixture && c.traits.gemma) return gemma_mixture_block(w, n_tokens, pool);
   kernels::rms_norm(x_.data(), w.ffn_norm.data(), normed_.data(), n_tokens, c.n_embd, c.rms_eps);
   packed_normed_.reset(normed_.data(), n_tokens, c.n_embd);
-  const bool mixture = !w.expert_gate.empty();
   if (mixture) {
     experts_.run(w, normed_.data(), n_tokens, packed_normed_, routed_.data(), pool);
     gate_shared_expert(w, n_tokens);
   }
-  // The dense feed-forward, or a mixture's shared expert.
-  const kernels::MatmulProduct products[] = {
-      packed_normed_.product(w.gate, gate_.data(), c.n_ff, pool),
-      packed_normed_.product(w.up, up_.data(), c.n_ff, pool)};
-  kernels::matmul_all(products, pool);
-  gate_and_pack(w.down, n_tokens, pool);
-  kernels::matmul(w.down, packed_hidden_, normed_.data(), c.n_embd, pool);
+  dense_feed_forward(w, n_tokens, pool);  // or a mixture's shared expert
   if (!w.ffn_post_norm.empty()) {
     kernels::rms_norm(normed_.data(), w.ffn_post_norm.data(), normed_.data(), n_tokens, c.n_embd,
                       c.rms_eps);
@@ -409,6 +408,46 @@ void ForwardPass::feed_forward_block(const LayerWeights& w, int64_t n_tokens, Th
     const float* routed = routed_.data() + t * c.n_embd;
     for (int64_t d = 0; d < c.n_embd; ++d) x[d] += routed[d] + shared_scale_[t] * shared[d];
   }
+}
+
+// normed_ <- Wdown act(Wgate normed_) * (Wup normed_), normed_ packed already.
+void ForwardPass::dense_feed_forward(const LayerWeights& w, int64_t n_tokens, ThreadPool& pool) {
+  const ModelConfig& c = config_;
+  const kernels::MatmulProduct products[] = {
+      packed_normed_.product(w.gate, gate_.data(), c.n_ff, pool),
+      packed_normed_.product(w.up, up_.data(), c.n_ff, pool)};
+  kernels::matmul_all(products, pool);
+  gate_and_pack(w.down, n_tokens, pool);
+  kernels::matmul(w.down, packed_hidden_, normed_.data(), c.n_embd, pool);
+}
+
+// Gemma 4's mixture member: the dense feed-forward and the experts side by
+// side on the same residual, each normed before and after, their sum
+// normed again. The router reads the plainly normed residual, scaled.
+void ForwardPass::gemma_mixture_block(const LayerWeights& w, int64_t n_tokens, ThreadPool& pool) {
+  const ModelConfig& c = config_;
+  const int64_t n = n_tokens * c.n_embd;
+  kernels::rms_norm(x_.data(), w.experts_norm.data(), experts_in_.data(), n_tokens, c.n_embd,
+                    c.rms_eps);
+  kernels::rms_norm(x_.data(), ones_.data(), router_in_.data(), n_tokens, c.n_embd, c.rms_eps);
+  const float scale = 1.0f / std::sqrt(float(c.n_embd));
+  for (int64_t t = 0; t < n_tokens; ++t) {
+    float* r = router_in_.data() + t * c.n_embd;
+    for (int64_t d = 0; d < c.n_embd; ++d) r[d] *= scale * w.router_input_scale[d];
+  }
+  packed_router_.reset(router_in_.data(), n_tokens, c.n_embd);
+  experts_.run(w, experts_in_.data(), n_tokens, packed_router_, routed_.data(), pool);
+  kernels::rms_norm(routed_.data(), w.experts_post_norm.data(), routed_.data(), n_tokens, c.n_embd,
+                    c.rms_eps);
+  kernels::rms_norm(x_.data(), w.ffn_norm.data(), normed_.data(), n_tokens, c.n_embd, c.rms_eps);
+  packed_normed_.reset(normed_.data(), n_tokens, c.n_embd);
+  dense_feed_forward(w, n_tokens, pool);
+  kernels::rms_norm(normed_.data(), w.dense_post_norm.data(), normed_.data(), n_tokens, c.n_embd,
+                    c.rms_eps);
+  for (int64_t i = 0; i < n; ++i) normed_[i] += routed_[i];
+  kernels::rms_norm(normed_.data(), w.ffn_post_norm.data(), normed_.data(), n_tokens, c.n_embd,
+                    c.rms_eps);
+  add_in_place(x_.data(), normed_.data(), n);
 }
 
 // sigmoid(g . x) per row, read before the shared expert's output takes

@@ -77,6 +77,8 @@ class ForwardPass {
   void advance_recurrent_states(const Batch& batch, KvCache& cache);
   void feed_forward_block(const LayerWeights& w, int64_t n_tokens, ThreadPool& pool);
   void gate_shared_expert(const LayerWeights& w, int64_t n_tokens);
+  void dense_feed_forward(const LayerWeights& w, int64_t n_tokens, ThreadPool& pool);
+  void gemma_mixture_block(const LayerWeights& w, int64_t n_tokens, ThreadPool& pool);
   void gate_and_pack(const kernels::WeightMatrix& down, int64_t n_tokens, ThreadPool& pool);
   void keep_output_rows(const Batch& batch, int64_t q_dim);
   Logits output(ThreadPool& pool);
@@ -113,7 +115,10 @@ class ForwardPass {
   std::vector<float> rope_sin_;
   std::vector<float> sliding_cos_;  // [T][sliding n_rot/2]
   std::vector<float> sliding_sin_;
-  std::vector<float> ones_;                   // Gemma 4 normalizes values without a weight
+  std::vector<float> ones_;  // Gemma 4 normalizes values (and its router's input) without a weight
+  std::vector<float> experts_in_;  // [T][n_embd] Gemma 4's mixture: the experts' input
+  std::vector<float> router_in_;   // [T][n_embd] and its router's
+  PackedInput packed_router_;
   std::vector<float> final_;                  // [n_logits][n_embd]
   std::vector<float> logits_;                 // [n_logits][n_vocab]
   PackedInput packed_normed_;                 // read by q/k/v, then by gate/up

@@ -228,7 +228,11 @@ Result<ModelConfig> ModelConfig::from_gguf(const gguf::GgufFile& file) {
     INGOT_RETURN_IF_ERROR(read_hybrid_layers(metadata, config));
     read_rope_sections(metadata, /*interleaved=*/true, config);
   }
-  if (config.traits.experts) INGOT_RETURN_IF_ERROR(read_experts(metadata, config));
+  // Gemma 4's mixture member is a gemma4 file that names its experts.
+  if (config.traits.experts ||
+      (config.traits.gemma && metadata.has(metadata.arch_key("expert_count")))) {
+    INGOT_RETURN_IF_ERROR(read_experts(metadata, config));
+  }
   config.kv_source.resize(size_t(config.n_layers));
   for (int64_t i = 0; i < config.n_layers; ++i) config.kv_source[size_t(i)] = int32_t(i);
   if (config.traits.gemma) INGOT_RETURN_IF_ERROR(read_gemma4(metadata, config));

@@ -154,6 +154,45 @@ Status bind_linear_attention(const gguf::GgufFile& file, const ModelConfig& c, i
   return {};
 }
 
+// Gemma 4's experts, stored apart (ffn_gate_exps, ffn_up_exps) or with each
+// expert's gate rows followed by its up rows (ffn_gate_up_exps).
+Status bind_gemma4_experts(const gguf::GgufFile& file, const ModelConfig& c, int64_t i,
+                           LayerWeights& layer) {
+  const ExpertConfig& e = c.experts;
+  auto name = [&](std::string_view suffix) { return layer_tensor(i, suffix); };
+  auto vector = [&](std::string_view suffix, int64_t n) {
+    return read_vector(file, name(suffix), n);
+  };
+  INGOT_ASSIGN_OR_RETURN(layer.router,
+                         bind_matrix(file, name("ffn_gate_inp.weight"), e.count, c.n_embd));
+  INGOT_ASSIGN_OR_RETURN(layer.router_input_scale, vector("ffn_gate_inp.scale", c.n_embd));
+  INGOT_ASSIGN_OR_RETURN(layer.experts_norm, vector("pre_ffw_norm_2.weight", c.n_embd));
+  INGOT_ASSIGN_OR_RETURN(layer.dense_post_norm, vector("post_ffw_norm_1.weight", c.n_embd));
+  INGOT_ASSIGN_OR_RETURN(layer.experts_post_norm, vector("post_ffw_norm_2.weight", c.n_embd));
+  if (file.find_tensor(name("ffn_gate_up_exps.weight")) != nullptr) {
+    INGOT_ASSIGN_OR_RETURN(
+        std::vector<WeightMatrix> both,
+        bind_experts(file, name("ffn_gate_up_exps.weight"), e.count, 2 * e.feed_forward, c.n_embd));
+    for (WeightMatrix w : both) {
+      w.rows = e.feed_forward;
+      layer.expert_gate.push_back(w);
+      w.data = static_cast<const uint8_t*>(w.data) + size_t(e.feed_forward) * w.row_stride;
+      layer.expert_up.push_back(w);
+    }
+  } else {
+    INGOT_ASSIGN_OR_RETURN(layer.expert_gate, bind_experts(file, name("ffn_gate_exps.weight"),
+                                                           e.count, e.feed_forward, c.n_embd));
+    INGOT_ASSIGN_OR_RETURN(layer.expert_up, bind_experts(file, name("ffn_up_exps.weight"), e.count,
+                                                         e.feed_forward, c.n_embd));
+  }
+  INGOT_ASSIGN_OR_RETURN(layer.expert_down, bind_experts(file, name("ffn_down_exps.weight"),
+                                                         e.count, c.n_embd, e.feed_forward));
+  if (file.find_tensor(name("ffn_down_exps.scale")) != nullptr) {
+    INGOT_ASSIGN_OR_RETURN(layer.expert_output_scale, vector("ffn_down_exps.scale", e.count));
+  }
+  return {};
+}
+
 Result<LayerWeights> bind_gemma4_layer(const gguf::GgufFile& file, const ModelConfig& c,
                                        int64_t i) {
   LayerWeights layer;
@@ -182,6 +221,7 @@ Result<LayerWeights> bind_gemma4_layer(const gguf::GgufFile& file, const ModelCo
   INGOT_ASSIGN_OR_RETURN(layer.up, matrix("ffn_up.weight", c.n_ff, c.n_embd));
   INGOT_ASSIGN_OR_RETURN(layer.down, matrix("ffn_down.weight", c.n_embd, c.n_ff));
   INGOT_ASSIGN_OR_RETURN(layer.ffn_post_norm, vector("post_ffw_norm.weight", c.n_embd));
+  if (c.experts.count > 0) INGOT_RETURN_IF_ERROR(bind_gemma4_experts(file, c, i, layer));
   if (const int64_t width = c.gemma.per_layer_embedding; width > 0) {
     INGOT_ASSIGN_OR_RETURN(layer.per_layer_gate, matrix("inp_gate.weight", width, c.n_embd));
     INGOT_ASSIGN_OR_RETURN(layer.per_layer_proj, matrix("proj.weight", c.n_embd, width));

@@ -44,6 +44,12 @@ struct LayerWeights {
   kernels::WeightMatrix router{};  // ExpertConfig::count rows
   std::vector<kernels::WeightMatrix> expert_gate, expert_up, expert_down;
   std::vector<float> shared_expert_gate;  // n_embd: the shared expert's sigmoid gate
+  // Gemma 4's experts: the router's input scale, each expert's output
+  // scale (or empty), and the norms of the expert side's input and of
+  // both sides' outputs.
+  std::vector<float> router_input_scale;
+  std::vector<float> expert_output_scale;
+  std::vector<float> experts_norm, dense_post_norm, experts_post_norm;
 
   // Gemma 4: norms of the attention and feed-forward outputs, the layer's
   // per-layer-embedding gate and projection, and its output scale. A

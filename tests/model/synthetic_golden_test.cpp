@@ -1,5 +1,8 @@
 // Golden parity with llama.cpp on models ingot-synth writes (architectures
-// the shared models do not cover). The fixtures in tests/fixtures/golden
+// the shared models do not cover). tiny-gemma4moe runs in F16 only: its
+// random router gives near-equal expert scores, and the rounding of
+// quantized activations flips some tokens' choice of experts in one program
+// and not the other. The fixtures in tests/fixtures/golden
 // were made by llama.cpp on the files these commands write (see that
 // folder's README); ingot-synth's output is the same bytes every time.
 
@@ -84,7 +87,7 @@ INSTANTIATE_TEST_SUITE_P(SynthesizedModels, SyntheticGoldenParity,
                                            "tiny-qwen35-q4_k_m", "tiny-qwen35moe-f16",
                                            "tiny-qwen35moe-q8_0", "tiny-qwen35moe-q4_k_m",
                                            "tiny-gemma4-f16", "tiny-gemma4-q8_0",
-                                           "tiny-gemma4-q4_k_m"),
+                                           "tiny-gemma4-q4_k_m", "tiny-gemma4moe-f16"),
                          [](const ::testing::TestParamInfo<std::string>& info) {
                            std::string name = info.param;
                            std::replace(name.begin(), name.end(), '-', '_');

@@ -91,8 +91,10 @@ void write_hyperparameters(const Shape& s, gguf::GgufWriter& w) {
     w.set_u32(key("expert_count"), static_cast<uint32_t>(s.moe.experts));
     w.set_u32(key("expert_used_count"), static_cast<uint32_t>(s.moe.experts_used));
     w.set_u32(key("expert_feed_forward_length"), static_cast<uint32_t>(s.moe.expert_feed_forward));
-    w.set_u32(key("expert_shared_feed_forward_length"),
-              static_cast<uint32_t>(s.moe.shared_feed_forward));
+    if (s.moe.shared_feed_forward > 0) {
+      w.set_u32(key("expert_shared_feed_forward_length"),
+                static_cast<uint32_t>(s.moe.shared_feed_forward));
+    }
   }
   w.set_f32(key("rope.freq_base"), static_cast<float>(s.rope_base));
   w.set_f32(key("attention.layer_norm_rms_epsilon"), s.rms_epsilon);

@@ -47,6 +47,7 @@ gguf::GgufWriter::Filler random_filler(const PlannedTensor& tensor, kernels::Ele
         case TensorRole::kConvolution:
           return 10.0f * normal(rng);
         case TensorRole::kLayerScale:
+        case TensorRole::kScale:
           return 0.5f + uniform(rng);
         case TensorRole::kQueryKeyNorm:
           return std::pow(float(row_length), -0.25f);

@@ -28,6 +28,10 @@ constexpr Shape kShapes[] = {
     // token embeddings of 64, final logits soft-capped at 30.
     {"tiny-gemma4",   "gemma4", 256,   6,    4,    2,  128,     512,  false, true,   true, 1e6,    8192,   1e-6f,
      0, {}, 0, {}, {}, {2, 8, 64, 1e4, 2, 64, 30.0f}},
+    // Gemma 4's mixture-of-experts member in small: 2 of 8 GELU experts
+    // beside the dense feed-forward, no per-layer embeddings, no shared KV.
+    {"tiny-gemma4moe", "gemma4", 256,  4,    4,    2,  128,     512,  false, true,   true, 1e6,    8192,   1e-6f,
+     0, {}, 0, {}, {8, 2, 256, 0}, {2, 8, 64, 1e4, 0, 0, 30.0f}},
     // The same with Qwen3.5-MoE's feed-forward: 2 of 8 routed experts and a
     // gated shared expert.
     {"tiny-qwen35moe", "qwen35moe", 256, 4,  4,    2,  64,      512,  false, true,   true, 1e7,    8192,   1e-6f,

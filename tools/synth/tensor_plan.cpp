@@ -91,6 +91,23 @@ void plan_gemma4_block(const Shape& s, int64_t layer, const AddTensor& add) {
   add("ffn_up.weight", {s.hidden, s.feed_forward}, TensorRole::kOtherWeight);
   add("ffn_down.weight", {s.feed_forward, s.hidden}, TensorRole::kFeedForwardDown);
   add("post_ffw_norm.weight", {s.hidden}, TensorRole::kNorm);
+  if (s.moe.experts > 0) {
+    // The experts run beside the dense feed-forward, each side normed on
+    // its own; the router reads the plainly normed residual, scaled.
+    const ExpertShape& e = s.moe;
+    add("ffn_gate_inp.weight", {s.hidden, e.experts}, TensorRole::kRouter);
+    add("ffn_gate_inp.scale", {s.hidden}, TensorRole::kScale);
+    add("pre_ffw_norm_2.weight", {s.hidden}, TensorRole::kNorm);
+    add("post_ffw_norm_1.weight", {s.hidden}, TensorRole::kNorm);
+    add("post_ffw_norm_2.weight", {s.hidden}, TensorRole::kNorm);
+    add("ffn_gate_exps.weight", {s.hidden, e.expert_feed_forward, e.experts},
+        TensorRole::kOtherWeight);
+    add("ffn_up_exps.weight", {s.hidden, e.expert_feed_forward, e.experts},
+        TensorRole::kOtherWeight);
+    add("ffn_down_exps.weight", {e.expert_feed_forward, s.hidden, e.experts},
+        TensorRole::kFeedForwardDown);
+    add("ffn_down_exps.scale", {e.experts}, TensorRole::kScale);
+  }
   if (per_layer > 0) {
     add("inp_gate.weight", {s.hidden, per_layer}, TensorRole::kOtherWeight);
     add("proj.weight", {per_layer, s.hidden}, TensorRole::kOtherWeight);

@@ -28,6 +28,7 @@ enum class TensorRole {
   kRopeFactors,   // rope_freqs: 1 for the turning pairs, huge for the still ones
   kLayerScale,    // Gemma 4's layer_output_scale: around 1
   kQueryKeyNorm,  // Gemma 4's q/k norms: head_size^(-1/4) each, so scores scale as 1/sqrt(d)
+  kScale,         // Gemma 4's router input scale and per-expert output scales: around 1
 };
 
 struct PlannedTensor {

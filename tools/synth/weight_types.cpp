@@ -85,6 +85,7 @@ ElementType element_type_for(const PlannedTensor& tensor, WeightPreset preset, c
     case TensorRole::kRopeFactors:
     case TensorRole::kLayerScale:
     case TensorRole::kQueryKeyNorm:
+    case TensorRole::kScale:
       return ElementType::kF32;
     default:
       break;
