@@ -46,8 +46,10 @@ struct Plan {
   }
 };
 
-// The KV cache of the attention layers alone, and the recurrent state.
-void plan_hybrid_memory(const gguf::GgufFile& file, Plan& plan) {
+// What the layers keep per sequence where they differ by kind: the keys and
+// values of the layers that keep their own (Gemma 4, hybrid models), the
+// recurrent state of linear-attention layers, and the experts a token runs.
+void plan_layer_memory(const gguf::GgufFile& file, Plan& plan) {
   auto config = model::ModelConfig::from_gguf(file);
   if (!config.ok()) return;
   const model::ModelConfig& c = *config;
@@ -259,7 +261,7 @@ int run_doctor(const DoctorOptions& options) {
   Plan plan{options.context, options.parallel, std::nullopt};
   if (plan.context == 0) plan.context = summary.context_length.value_or(kFallbackContext);
   plan.kv_cache_bytes = summary.kv_cache_bytes(plan.context, plan.parallel);
-  plan_hybrid_memory(*file, plan);
+  plan_layer_memory(*file, plan);
   std::vector<std::string> problems = blockers(*file, summary);
   if (options.json) {
     print_json(options, summary, plan, problems);

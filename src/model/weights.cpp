@@ -94,63 +94,67 @@ Result<std::vector<WeightMatrix>> bind_experts(const gguf::GgufFile& file, const
   return experts;
 }
 
+// One layer's tensors by their suffix: "attn_q.weight" in layer 3 is
+// blk.3.attn_q.weight.
+struct LayerTensors {
+  const gguf::GgufFile& file;
+  int64_t layer;
+
+  std::string name(std::string_view suffix) const { return layer_tensor(layer, suffix); }
+  bool has(std::string_view suffix) const { return file.find_tensor(name(suffix)) != nullptr; }
+  Result<WeightMatrix> matrix(std::string_view suffix, int64_t rows, int64_t cols) const {
+    return bind_matrix(file, name(suffix), rows, cols);
+  }
+  Result<std::vector<float>> vector(std::string_view suffix, int64_t n) const {
+    return read_vector(file, name(suffix), n);
+  }
+};
+
 Status bind_expert_feed_forward(const gguf::GgufFile& file, const ModelConfig& c, int64_t i,
                                 LayerWeights& layer) {
+  const LayerTensors blk{file, i};
   const ExpertConfig& e = c.experts;
-  auto name = [&](std::string_view suffix) { return layer_tensor(i, suffix); };
-  INGOT_ASSIGN_OR_RETURN(layer.router,
-                         bind_matrix(file, name("ffn_gate_inp.weight"), e.count, c.n_embd));
-  INGOT_ASSIGN_OR_RETURN(layer.expert_gate, bind_experts(file, name("ffn_gate_exps.weight"),
+  INGOT_ASSIGN_OR_RETURN(layer.router, blk.matrix("ffn_gate_inp.weight", e.count, c.n_embd));
+  INGOT_ASSIGN_OR_RETURN(layer.expert_gate, bind_experts(file, blk.name("ffn_gate_exps.weight"),
                                                          e.count, e.feed_forward, c.n_embd));
-  INGOT_ASSIGN_OR_RETURN(layer.expert_up, bind_experts(file, name("ffn_up_exps.weight"), e.count,
-                                                       e.feed_forward, c.n_embd));
-  INGOT_ASSIGN_OR_RETURN(layer.expert_down, bind_experts(file, name("ffn_down_exps.weight"),
+  INGOT_ASSIGN_OR_RETURN(layer.expert_up, bind_experts(file, blk.name("ffn_up_exps.weight"),
+                                                       e.count, e.feed_forward, c.n_embd));
+  INGOT_ASSIGN_OR_RETURN(layer.expert_down, bind_experts(file, blk.name("ffn_down_exps.weight"),
                                                          e.count, c.n_embd, e.feed_forward));
   INGOT_ASSIGN_OR_RETURN(layer.shared_expert_gate,
-                         read_vector(file, name("ffn_gate_inp_shexp.weight"), c.n_embd));
-  INGOT_ASSIGN_OR_RETURN(layer.gate,
-                         bind_matrix(file, name("ffn_gate_shexp.weight"), c.n_ff, c.n_embd));
-  INGOT_ASSIGN_OR_RETURN(layer.up,
-                         bind_matrix(file, name("ffn_up_shexp.weight"), c.n_ff, c.n_embd));
-  INGOT_ASSIGN_OR_RETURN(layer.down,
-                         bind_matrix(file, name("ffn_down_shexp.weight"), c.n_embd, c.n_ff));
+                         blk.vector("ffn_gate_inp_shexp.weight", c.n_embd));
+  INGOT_ASSIGN_OR_RETURN(layer.gate, blk.matrix("ffn_gate_shexp.weight", c.n_ff, c.n_embd));
+  INGOT_ASSIGN_OR_RETURN(layer.up, blk.matrix("ffn_up_shexp.weight", c.n_ff, c.n_embd));
+  INGOT_ASSIGN_OR_RETURN(layer.down, blk.matrix("ffn_down_shexp.weight", c.n_embd, c.n_ff));
   return {};
 }
 
 Status bind_feed_forward(const gguf::GgufFile& file, const ModelConfig& c, int64_t i,
                          LayerWeights& layer) {
+  const LayerTensors blk{file, i};
   const std::string_view norm = c.traits.hybrid ? "post_attention_norm.weight" : "ffn_norm.weight";
-  INGOT_ASSIGN_OR_RETURN(layer.ffn_norm, read_vector(file, layer_tensor(i, norm), c.n_embd));
+  INGOT_ASSIGN_OR_RETURN(layer.ffn_norm, blk.vector(norm, c.n_embd));
   if (c.experts.count > 0) return bind_expert_feed_forward(file, c, i, layer);
-  INGOT_ASSIGN_OR_RETURN(layer.gate,
-                         bind_matrix(file, layer_tensor(i, "ffn_gate.weight"), c.n_ff, c.n_embd));
-  INGOT_ASSIGN_OR_RETURN(layer.up,
-                         bind_matrix(file, layer_tensor(i, "ffn_up.weight"), c.n_ff, c.n_embd));
-  INGOT_ASSIGN_OR_RETURN(layer.down,
-                         bind_matrix(file, layer_tensor(i, "ffn_down.weight"), c.n_embd, c.n_ff));
+  INGOT_ASSIGN_OR_RETURN(layer.gate, blk.matrix("ffn_gate.weight", c.n_ff, c.n_embd));
+  INGOT_ASSIGN_OR_RETURN(layer.up, blk.matrix("ffn_up.weight", c.n_ff, c.n_embd));
+  INGOT_ASSIGN_OR_RETURN(layer.down, blk.matrix("ffn_down.weight", c.n_embd, c.n_ff));
   return {};
 }
 
 Status bind_linear_attention(const gguf::GgufFile& file, const ModelConfig& c, int64_t i,
                              LayerWeights& layer) {
+  const LayerTensors blk{file, i};
   const LinearAttentionConfig& l = c.linear;
-  auto matrix = [&](std::string_view suffix, int64_t rows, int64_t cols) {
-    return bind_matrix(file, layer_tensor(i, suffix), rows, cols);
-  };
-  auto vector = [&](std::string_view suffix, int64_t n) {
-    return read_vector(file, layer_tensor(i, suffix), n);
-  };
-  INGOT_ASSIGN_OR_RETURN(layer.wqkv, matrix("attn_qkv.weight", l.conv_channels(), c.n_embd));
-  INGOT_ASSIGN_OR_RETURN(layer.wz, matrix("attn_gate.weight", l.value_dim(), c.n_embd));
-  INGOT_ASSIGN_OR_RETURN(layer.w_beta, matrix("ssm_beta.weight", l.value_heads, c.n_embd));
-  INGOT_ASSIGN_OR_RETURN(layer.w_alpha, matrix("ssm_alpha.weight", l.value_heads, c.n_embd));
-  INGOT_ASSIGN_OR_RETURN(layer.w_linear_out, matrix("ssm_out.weight", c.n_embd, l.value_dim()));
-  INGOT_ASSIGN_OR_RETURN(layer.conv_taps,
-                         read_small_matrix(file, layer_tensor(i, "ssm_conv1d.weight"),
-                                           l.conv_channels(), l.conv_kernel));
-  INGOT_ASSIGN_OR_RETURN(layer.decay_bias, vector("ssm_dt.bias", l.value_heads));
-  INGOT_ASSIGN_OR_RETURN(layer.decay_rate, vector("ssm_a", l.value_heads));
-  INGOT_ASSIGN_OR_RETURN(layer.linear_norm, vector("ssm_norm.weight", l.state_size));
+  INGOT_ASSIGN_OR_RETURN(layer.wqkv, blk.matrix("attn_qkv.weight", l.conv_channels(), c.n_embd));
+  INGOT_ASSIGN_OR_RETURN(layer.wz, blk.matrix("attn_gate.weight", l.value_dim(), c.n_embd));
+  INGOT_ASSIGN_OR_RETURN(layer.w_beta, blk.matrix("ssm_beta.weight", l.value_heads, c.n_embd));
+  INGOT_ASSIGN_OR_RETURN(layer.w_alpha, blk.matrix("ssm_alpha.weight", l.value_heads, c.n_embd));
+  INGOT_ASSIGN_OR_RETURN(layer.w_linear_out, blk.matrix("ssm_out.weight", c.n_embd, l.value_dim()));
+  INGOT_ASSIGN_OR_RETURN(layer.conv_taps, read_small_matrix(file, blk.name("ssm_conv1d.weight"),
+                                                            l.conv_channels(), l.conv_kernel));
+  INGOT_ASSIGN_OR_RETURN(layer.decay_bias, blk.vector("ssm_dt.bias", l.value_heads));
+  INGOT_ASSIGN_OR_RETURN(layer.decay_rate, blk.vector("ssm_a", l.value_heads));
+  INGOT_ASSIGN_OR_RETURN(layer.linear_norm, blk.vector("ssm_norm.weight", l.state_size));
   return {};
 }
 
@@ -158,21 +162,17 @@ Status bind_linear_attention(const gguf::GgufFile& file, const ModelConfig& c, i
 // expert's gate rows followed by its up rows (ffn_gate_up_exps).
 Status bind_gemma4_experts(const gguf::GgufFile& file, const ModelConfig& c, int64_t i,
                            LayerWeights& layer) {
+  const LayerTensors blk{file, i};
   const ExpertConfig& e = c.experts;
-  auto name = [&](std::string_view suffix) { return layer_tensor(i, suffix); };
-  auto vector = [&](std::string_view suffix, int64_t n) {
-    return read_vector(file, name(suffix), n);
-  };
-  INGOT_ASSIGN_OR_RETURN(layer.router,
-                         bind_matrix(file, name("ffn_gate_inp.weight"), e.count, c.n_embd));
-  INGOT_ASSIGN_OR_RETURN(layer.router_input_scale, vector("ffn_gate_inp.scale", c.n_embd));
-  INGOT_ASSIGN_OR_RETURN(layer.experts_norm, vector("pre_ffw_norm_2.weight", c.n_embd));
-  INGOT_ASSIGN_OR_RETURN(layer.dense_post_norm, vector("post_ffw_norm_1.weight", c.n_embd));
-  INGOT_ASSIGN_OR_RETURN(layer.experts_post_norm, vector("post_ffw_norm_2.weight", c.n_embd));
-  if (file.find_tensor(name("ffn_gate_up_exps.weight")) != nullptr) {
-    INGOT_ASSIGN_OR_RETURN(
-        std::vector<WeightMatrix> both,
-        bind_experts(file, name("ffn_gate_up_exps.weight"), e.count, 2 * e.feed_forward, c.n_embd));
+  INGOT_ASSIGN_OR_RETURN(layer.router, blk.matrix("ffn_gate_inp.weight", e.count, c.n_embd));
+  INGOT_ASSIGN_OR_RETURN(layer.router_input_scale, blk.vector("ffn_gate_inp.scale", c.n_embd));
+  INGOT_ASSIGN_OR_RETURN(layer.experts_norm, blk.vector("pre_ffw_norm_2.weight", c.n_embd));
+  INGOT_ASSIGN_OR_RETURN(layer.dense_post_norm, blk.vector("post_ffw_norm_1.weight", c.n_embd));
+  INGOT_ASSIGN_OR_RETURN(layer.experts_post_norm, blk.vector("post_ffw_norm_2.weight", c.n_embd));
+  if (blk.has("ffn_gate_up_exps.weight")) {
+    INGOT_ASSIGN_OR_RETURN(std::vector<WeightMatrix> both,
+                           bind_experts(file, blk.name("ffn_gate_up_exps.weight"), e.count,
+                                        2 * e.feed_forward, c.n_embd));
     for (WeightMatrix w : both) {
       w.rows = e.feed_forward;
       layer.expert_gate.push_back(w);
@@ -180,70 +180,60 @@ Status bind_gemma4_experts(const gguf::GgufFile& file, const ModelConfig& c, int
       layer.expert_up.push_back(w);
     }
   } else {
-    INGOT_ASSIGN_OR_RETURN(layer.expert_gate, bind_experts(file, name("ffn_gate_exps.weight"),
+    INGOT_ASSIGN_OR_RETURN(layer.expert_gate, bind_experts(file, blk.name("ffn_gate_exps.weight"),
                                                            e.count, e.feed_forward, c.n_embd));
-    INGOT_ASSIGN_OR_RETURN(layer.expert_up, bind_experts(file, name("ffn_up_exps.weight"), e.count,
-                                                         e.feed_forward, c.n_embd));
+    INGOT_ASSIGN_OR_RETURN(layer.expert_up, bind_experts(file, blk.name("ffn_up_exps.weight"),
+                                                         e.count, e.feed_forward, c.n_embd));
   }
-  INGOT_ASSIGN_OR_RETURN(layer.expert_down, bind_experts(file, name("ffn_down_exps.weight"),
+  INGOT_ASSIGN_OR_RETURN(layer.expert_down, bind_experts(file, blk.name("ffn_down_exps.weight"),
                                                          e.count, c.n_embd, e.feed_forward));
-  if (file.find_tensor(name("ffn_down_exps.scale")) != nullptr) {
-    INGOT_ASSIGN_OR_RETURN(layer.expert_output_scale, vector("ffn_down_exps.scale", e.count));
+  if (blk.has("ffn_down_exps.scale")) {
+    INGOT_ASSIGN_OR_RETURN(layer.expert_output_scale, blk.vector("ffn_down_exps.scale", e.count));
   }
   return {};
 }
 
 Result<LayerWeights> bind_gemma4_layer(const gguf::GgufFile& file, const ModelConfig& c,
                                        int64_t i) {
+  const LayerTensors blk{file, i};
   LayerWeights layer;
-  auto matrix = [&](std::string_view suffix, int64_t rows, int64_t cols) {
-    return bind_matrix(file, layer_tensor(i, suffix), rows, cols);
-  };
-  auto vector = [&](std::string_view suffix, int64_t n) {
-    return read_vector(file, layer_tensor(i, suffix), n);
-  };
   const int64_t head_dim = c.head_dim_of(i);
   const int64_t q_dim = c.n_heads * head_dim, kv_dim = c.n_kv_heads * head_dim;
-  INGOT_ASSIGN_OR_RETURN(layer.attn_norm, vector("attn_norm.weight", c.n_embd));
-  INGOT_ASSIGN_OR_RETURN(layer.wq, matrix("attn_q.weight", q_dim, c.n_embd));
-  INGOT_ASSIGN_OR_RETURN(layer.q_norm, vector("attn_q_norm.weight", head_dim));
+  INGOT_ASSIGN_OR_RETURN(layer.attn_norm, blk.vector("attn_norm.weight", c.n_embd));
+  INGOT_ASSIGN_OR_RETURN(layer.wq, blk.matrix("attn_q.weight", q_dim, c.n_embd));
+  INGOT_ASSIGN_OR_RETURN(layer.q_norm, blk.vector("attn_q_norm.weight", head_dim));
   if (c.kv_source[size_t(i)] == i) {
-    INGOT_ASSIGN_OR_RETURN(layer.wk, matrix("attn_k.weight", kv_dim, c.n_embd));
-    INGOT_ASSIGN_OR_RETURN(layer.k_norm, vector("attn_k_norm.weight", head_dim));
-    if (file.find_tensor(layer_tensor(i, "attn_v.weight")) != nullptr) {
-      INGOT_ASSIGN_OR_RETURN(layer.wv, matrix("attn_v.weight", kv_dim, c.n_embd));
+    INGOT_ASSIGN_OR_RETURN(layer.wk, blk.matrix("attn_k.weight", kv_dim, c.n_embd));
+    INGOT_ASSIGN_OR_RETURN(layer.k_norm, blk.vector("attn_k_norm.weight", head_dim));
+    if (blk.has("attn_v.weight")) {
+      INGOT_ASSIGN_OR_RETURN(layer.wv, blk.matrix("attn_v.weight", kv_dim, c.n_embd));
     }
   }
-  INGOT_ASSIGN_OR_RETURN(layer.wo, matrix("attn_output.weight", c.n_embd, q_dim));
-  INGOT_ASSIGN_OR_RETURN(layer.attn_post_norm, vector("post_attention_norm.weight", c.n_embd));
-  INGOT_ASSIGN_OR_RETURN(layer.ffn_norm, vector("ffn_norm.weight", c.n_embd));
-  INGOT_ASSIGN_OR_RETURN(layer.gate, matrix("ffn_gate.weight", c.n_ff, c.n_embd));
-  INGOT_ASSIGN_OR_RETURN(layer.up, matrix("ffn_up.weight", c.n_ff, c.n_embd));
-  INGOT_ASSIGN_OR_RETURN(layer.down, matrix("ffn_down.weight", c.n_embd, c.n_ff));
-  INGOT_ASSIGN_OR_RETURN(layer.ffn_post_norm, vector("post_ffw_norm.weight", c.n_embd));
+  INGOT_ASSIGN_OR_RETURN(layer.wo, blk.matrix("attn_output.weight", c.n_embd, q_dim));
+  INGOT_ASSIGN_OR_RETURN(layer.attn_post_norm, blk.vector("post_attention_norm.weight", c.n_embd));
+  INGOT_ASSIGN_OR_RETURN(layer.ffn_norm, blk.vector("ffn_norm.weight", c.n_embd));
+  INGOT_ASSIGN_OR_RETURN(layer.gate, blk.matrix("ffn_gate.weight", c.n_ff, c.n_embd));
+  INGOT_ASSIGN_OR_RETURN(layer.up, blk.matrix("ffn_up.weight", c.n_ff, c.n_embd));
+  INGOT_ASSIGN_OR_RETURN(layer.down, blk.matrix("ffn_down.weight", c.n_embd, c.n_ff));
+  INGOT_ASSIGN_OR_RETURN(layer.ffn_post_norm, blk.vector("post_ffw_norm.weight", c.n_embd));
   if (c.experts.count > 0) INGOT_RETURN_IF_ERROR(bind_gemma4_experts(file, c, i, layer));
   if (const int64_t width = c.gemma.per_layer_embedding; width > 0) {
-    INGOT_ASSIGN_OR_RETURN(layer.per_layer_gate, matrix("inp_gate.weight", width, c.n_embd));
-    INGOT_ASSIGN_OR_RETURN(layer.per_layer_proj, matrix("proj.weight", c.n_embd, width));
-    INGOT_ASSIGN_OR_RETURN(layer.per_layer_post_norm, vector("post_norm.weight", c.n_embd));
+    INGOT_ASSIGN_OR_RETURN(layer.per_layer_gate, blk.matrix("inp_gate.weight", width, c.n_embd));
+    INGOT_ASSIGN_OR_RETURN(layer.per_layer_proj, blk.matrix("proj.weight", c.n_embd, width));
+    INGOT_ASSIGN_OR_RETURN(layer.per_layer_post_norm, blk.vector("post_norm.weight", c.n_embd));
   }
-  if (file.find_tensor(layer_tensor(i, "layer_output_scale.weight")) != nullptr) {
-    INGOT_ASSIGN_OR_RETURN(std::vector<float> scale, vector("layer_output_scale.weight", 1));
+  if (blk.has("layer_output_scale.weight")) {
+    INGOT_ASSIGN_OR_RETURN(std::vector<float> scale, blk.vector("layer_output_scale.weight", 1));
     layer.output_scale = scale[0];
   }
   return layer;
 }
 
 Result<LayerWeights> bind_layer(const gguf::GgufFile& file, const ModelConfig& c, int64_t i) {
+  const LayerTensors blk{file, i};
   if (c.traits.gemma) return bind_gemma4_layer(file, c, i);
   LayerWeights layer;
-  auto matrix = [&](std::string_view suffix, int64_t rows, int64_t cols) {
-    return bind_matrix(file, layer_tensor(i, suffix), rows, cols);
-  };
-  auto vector = [&](std::string_view suffix, int64_t n) {
-    return read_vector(file, layer_tensor(i, suffix), n);
-  };
-  INGOT_ASSIGN_OR_RETURN(layer.attn_norm, vector("attn_norm.weight", c.n_embd));
+  INGOT_ASSIGN_OR_RETURN(layer.attn_norm, blk.vector("attn_norm.weight", c.n_embd));
   INGOT_RETURN_IF_ERROR(bind_feed_forward(file, c, i, layer));
   if (c.is_recurrent(i)) {
     INGOT_RETURN_IF_ERROR(bind_linear_attention(file, c, i, layer));
@@ -251,18 +241,18 @@ Result<LayerWeights> bind_layer(const gguf::GgufFile& file, const ModelConfig& c
   }
   // A hybrid model's query projection gives each head's gate after its query.
   const int64_t q_rows = c.traits.hybrid ? 2 * c.q_dim() : c.q_dim();
-  INGOT_ASSIGN_OR_RETURN(layer.wq, matrix("attn_q.weight", q_rows, c.n_embd));
-  INGOT_ASSIGN_OR_RETURN(layer.wk, matrix("attn_k.weight", c.kv_dim(), c.n_embd));
-  INGOT_ASSIGN_OR_RETURN(layer.wv, matrix("attn_v.weight", c.kv_dim(), c.n_embd));
-  INGOT_ASSIGN_OR_RETURN(layer.wo, matrix("attn_output.weight", c.n_embd, c.q_dim()));
+  INGOT_ASSIGN_OR_RETURN(layer.wq, blk.matrix("attn_q.weight", q_rows, c.n_embd));
+  INGOT_ASSIGN_OR_RETURN(layer.wk, blk.matrix("attn_k.weight", c.kv_dim(), c.n_embd));
+  INGOT_ASSIGN_OR_RETURN(layer.wv, blk.matrix("attn_v.weight", c.kv_dim(), c.n_embd));
+  INGOT_ASSIGN_OR_RETURN(layer.wo, blk.matrix("attn_output.weight", c.n_embd, c.q_dim()));
   if (c.traits.qkv_bias) {
-    INGOT_ASSIGN_OR_RETURN(layer.bq, vector("attn_q.bias", c.q_dim()));
-    INGOT_ASSIGN_OR_RETURN(layer.bk, vector("attn_k.bias", c.kv_dim()));
-    INGOT_ASSIGN_OR_RETURN(layer.bv, vector("attn_v.bias", c.kv_dim()));
+    INGOT_ASSIGN_OR_RETURN(layer.bq, blk.vector("attn_q.bias", c.q_dim()));
+    INGOT_ASSIGN_OR_RETURN(layer.bk, blk.vector("attn_k.bias", c.kv_dim()));
+    INGOT_ASSIGN_OR_RETURN(layer.bv, blk.vector("attn_v.bias", c.kv_dim()));
   }
   if (c.traits.qk_norm) {
-    INGOT_ASSIGN_OR_RETURN(layer.q_norm, vector("attn_q_norm.weight", c.head_dim));
-    INGOT_ASSIGN_OR_RETURN(layer.k_norm, vector("attn_k_norm.weight", c.head_dim));
+    INGOT_ASSIGN_OR_RETURN(layer.q_norm, blk.vector("attn_q_norm.weight", c.head_dim));
+    INGOT_ASSIGN_OR_RETURN(layer.k_norm, blk.vector("attn_k_norm.weight", c.head_dim));
   }
   return layer;
 }

@@ -9,6 +9,7 @@
 
 #include "cli/run_command.h"
 #include "support/shared_data.h"
+#include "support/synthetic_model.h"
 
 namespace ingot::testing {
 namespace {
@@ -57,11 +58,7 @@ TEST(Doctor, TinyQwen3Facts) {
 
 TEST(Doctor, HybridModelCountsKeysForItsAttentionLayersAndAStateForTheRest) {
   INGOT_REQUIRE_SHARED();
-  const std::string model = (temp_dir() / "tiny-qwen35.gguf").string();
-  CommandResult synth =
-      run_command({(build_dir() / "ingot-synth").string(), "--shape", "tiny-qwen35", "--vocab-from",
-                   shared_path("models/tiny-qwen3-f16.gguf").string(), "--out", model});
-  ASSERT_EQ(synth.exit_code, 0) << synth.err;
+  const std::string model = synthetic_model("tiny-qwen35");
   CommandResult result = run_command(
       {ingot_binary(), "doctor", "--json", "--model", model, "--ctx", "1024", "--parallel", "2"});
   ASSERT_EQ(result.exit_code, 0) << result.err;
@@ -77,11 +74,7 @@ TEST(Doctor, HybridModelCountsKeysForItsAttentionLayersAndAStateForTheRest) {
 
 TEST(Doctor, MixtureOfExpertsModelSaysHowManyExpertsATokenRuns) {
   INGOT_REQUIRE_SHARED();
-  const std::string model = (temp_dir() / "tiny-qwen35moe.gguf").string();
-  CommandResult synth = run_command(
-      {(build_dir() / "ingot-synth").string(), "--shape", "tiny-qwen35moe", "--vocab-from",
-       shared_path("models/tiny-qwen3-f16.gguf").string(), "--out", model});
-  ASSERT_EQ(synth.exit_code, 0) << synth.err;
+  const std::string model = synthetic_model("tiny-qwen35moe");
   CommandResult result = run_command({ingot_binary(), "doctor", "--json", "--model", model});
   ASSERT_EQ(result.exit_code, 0) << result.err;
   json facts = json::parse(result.out);
@@ -93,11 +86,7 @@ TEST(Doctor, MixtureOfExpertsModelSaysHowManyExpertsATokenRuns) {
 
 TEST(Doctor, Gemma4CountsKeysOnlyForLayersThatKeepThem) {
   INGOT_REQUIRE_SHARED();
-  const std::string model = (temp_dir() / "tiny-gemma4.gguf").string();
-  CommandResult synth =
-      run_command({(build_dir() / "ingot-synth").string(), "--shape", "tiny-gemma4", "--vocab-from",
-                   shared_path("models/tiny-qwen3-f16.gguf").string(), "--out", model});
-  ASSERT_EQ(synth.exit_code, 0) << synth.err;
+  const std::string model = synthetic_model("tiny-gemma4");
   CommandResult result =
       run_command({ingot_binary(), "doctor", "--json", "--model", model, "--ctx", "1024"});
   ASSERT_EQ(result.exit_code, 0) << result.err;

@@ -35,12 +35,6 @@ class EngineTest : public ::testing::Test {
     return request;
   }
 
-  static std::vector<int32_t> ids(const CollectedReply& reply) {
-    std::vector<int32_t> out;
-    for (const auto& token : reply.tokens) out.push_back(token.id);
-    return out;
-  }
-
   static CollectedReply run_alone(GenerationRequest request) {
     EngineOptions options;
     options.parallel = 1;
@@ -68,7 +62,7 @@ TEST_F(EngineTest, GreedyContinuationMatchesTheGoldenText) {
 
 TEST_F(EngineTest, EightRequestsOnFourSlotsMatchTheirSoloRuns) {
   std::vector<std::vector<int32_t>> solo;
-  for (const auto& prompt : kPrompts) solo.push_back(ids(run_alone(greedy(prompt, 24))));
+  for (const auto& prompt : kPrompts) solo.push_back(token_ids(run_alone(greedy(prompt, 24))));
 
   EngineOptions options;
   options.parallel = 4;
@@ -82,23 +76,23 @@ TEST_F(EngineTest, EightRequestsOnFourSlotsMatchTheirSoloRuns) {
   for (size_t i = 0; i < handles.size(); ++i) {
     CollectedReply reply = collect_reply(handles[i]);
     ASSERT_TRUE(reply.finish.has_value()) << i;
-    EXPECT_EQ(ids(reply), solo[i]) << "prompt " << i << ": " << kPrompts[i];
+    EXPECT_EQ(token_ids(reply), solo[i]) << "prompt " << i << ": " << kPrompts[i];
   }
 }
 
 TEST_F(EngineTest, SmallBatchesPrefillInChunksWithTheSameResult) {
   // Solo runs first: a model serves one engine at a time (its forward
   // pass keeps scratch buffers).
-  std::vector<int32_t> solo_a = ids(run_alone(greedy(kPrompts[0], 12)));
-  std::vector<int32_t> solo_b = ids(run_alone(greedy(kPrompts[7], 12)));
+  std::vector<int32_t> solo_a = token_ids(run_alone(greedy(kPrompts[0], 12)));
+  std::vector<int32_t> solo_b = token_ids(run_alone(greedy(kPrompts[7], 12)));
   EngineOptions options;
   options.parallel = 2;
   options.batch_size = 3;  // prompts take several steps, interleaved with decoding
   auto engine = start(options);
   auto a = engine->submit(greedy(kPrompts[0], 12));
   auto b = engine->submit(greedy(kPrompts[7], 12));
-  EXPECT_EQ(ids(collect_reply(*a)), solo_a);
-  EXPECT_EQ(ids(collect_reply(*b)), solo_b);
+  EXPECT_EQ(token_ids(collect_reply(*a)), solo_a);
+  EXPECT_EQ(token_ids(collect_reply(*b)), solo_b);
 }
 
 TEST_F(EngineTest, CancelledWhileQueuedMidDecodeAndNextRequestProceeds) {
@@ -188,7 +182,7 @@ TEST_F(EngineTest, SecondTurnReusesTheCacheAndMatchesAColdRun) {
 
   GenerationRequest second;
   second.prompt = turn_one_prompt;
-  for (int32_t id : ids(one)) second.prompt.push_back(id);
+  for (int32_t id : token_ids(one)) second.prompt.push_back(id);
   for (int32_t id : suite_.tokenizer->encode(" Then the dog", false, false))
     second.prompt.push_back(id);
   second.sampling.temperature = 0.0f;
@@ -201,7 +195,7 @@ TEST_F(EngineTest, SecondTurnReusesTheCacheAndMatchesAColdRun) {
   EXPECT_GE(warm.finish->usage.cached_tokens,
             static_cast<int64_t>(turn_one_prompt.size() + one.tokens.size() - 1));
   EXPECT_EQ(cold.finish->usage.cached_tokens, 0);
-  EXPECT_EQ(ids(warm), ids(cold));
+  EXPECT_EQ(token_ids(warm), token_ids(cold));
   EXPECT_GE(engine->stats().prefix_cache_hits, 1);
 }
 
@@ -217,7 +211,7 @@ TEST_F(EngineTest, SeedsReproduceUnderConcurrency) {
     // One of them takes top-p alone over the vocabulary, another the default chain.
     if (i == 1) request.sampling.top_k = 0, request.sampling.top_p = 0.9f;
     requests.push_back(request);
-    alone.push_back(ids(run_alone(request)));
+    alone.push_back(token_ids(run_alone(request)));
   }
   for (int threads : {1, 2}) {
     EngineOptions options;
@@ -227,7 +221,8 @@ TEST_F(EngineTest, SeedsReproduceUnderConcurrency) {
     std::vector<RequestHandle> handles;
     for (const GenerationRequest& request : requests) handles.push_back(*engine->submit(request));
     for (size_t i = 0; i < handles.size(); ++i) {
-      EXPECT_EQ(ids(collect_reply(handles[i])), alone[i]) << "threads " << threads << " " << i;
+      EXPECT_EQ(token_ids(collect_reply(handles[i])), alone[i])
+          << "threads " << threads << " " << i;
     }
   }
 }
@@ -289,7 +284,7 @@ TEST_F(EngineTest, ScoredPromptMatchesTheGreedyDrawFromEachPrefix) {
   EXPECT_EQ(reply.finish->reason, FinishReason::kLength);
   EXPECT_EQ(reply.finish->usage.completion_tokens, 0);
   EXPECT_EQ(reply.content, "");
-  ASSERT_EQ(ids(reply), prompt);
+  ASSERT_EQ(token_ids(reply), prompt);
   EXPECT_FALSE(reply.tokens[0].has_logprob);
   for (size_t i = 1; i < prompt.size(); ++i) {
     const GeneratedToken& token = reply.tokens[i];
@@ -332,9 +327,9 @@ TEST_F(EngineTest, ScoredPromptComesBeforeTheGeneratedTokens) {
   ASSERT_EQ(reply.tokens.size(), prompt_size + 3);
   EXPECT_FALSE(reply.tokens[0].has_logprob);
   for (size_t i = 1; i < reply.tokens.size(); ++i) EXPECT_TRUE(reply.tokens[i].has_logprob);
-  std::vector<int32_t> all = ids(reply);
+  std::vector<int32_t> all = token_ids(reply);
   std::vector<int32_t> generated(all.begin() + static_cast<ptrdiff_t>(prompt_size), all.end());
-  EXPECT_EQ(ids(run_alone(greedy("Once upon a time", 3))), generated);
+  EXPECT_EQ(token_ids(run_alone(greedy("Once upon a time", 3))), generated);
 }
 
 }  // namespace

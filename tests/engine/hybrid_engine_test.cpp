@@ -5,7 +5,6 @@
 
 #include <gtest/gtest.h>
 
-#include <cstdlib>
 #include <memory>
 #include <string>
 #include <vector>
@@ -13,6 +12,7 @@
 #include "engine/engine.h"
 #include "engine/suite_model.h"
 #include "support/shared_data.h"
+#include "support/synthetic_model.h"
 
 namespace ingot::engine {
 namespace {
@@ -21,13 +21,7 @@ class HybridEngineTest : public ::testing::Test {
  protected:
   static void SetUpTestSuite() {
     if (::ingot::testing::shared_dir().empty()) return;
-    const std::string path = (::ingot::testing::temp_dir() / "tiny-qwen35.gguf").string();
-    const std::string command =
-        (::ingot::testing::build_dir() / "ingot-synth").string() +
-        " --shape tiny-qwen35 --type q8_0 --vocab-from " +
-        ::ingot::testing::shared_path("models/tiny-qwen3-f16.gguf").string() + " --out " + path;
-    ASSERT_EQ(std::system(command.c_str()), 0) << command;
-    suite_.load_file(path);
+    suite_.load_file(::ingot::testing::synthetic_model("tiny-qwen35"));
   }
   static void TearDownTestSuite() { suite_.reset(); }
 
@@ -39,12 +33,6 @@ class HybridEngineTest : public ::testing::Test {
     request.sampling.temperature = 0.0f;
     request.max_tokens = max_tokens;
     return request;
-  }
-
-  static std::vector<int32_t> ids(const CollectedReply& reply) {
-    std::vector<int32_t> out;
-    for (const auto& token : reply.tokens) out.push_back(token.id);
-    return out;
   }
 
   static std::unique_ptr<Engine> start(int32_t parallel) {
@@ -70,12 +58,12 @@ TEST_F(HybridEngineTest, EightRequestsOnFourSlotsMatchTheirSoloRuns) {
                                             "Tom and Sue went", "The sun was shining on the hills",
                                             "Mom said that",    "A big tree"};
   std::vector<std::vector<int32_t>> solo;
-  for (const std::string& p : prompts) solo.push_back(ids(run_alone(greedy(p, 10))));
+  for (const std::string& p : prompts) solo.push_back(token_ids(run_alone(greedy(p, 10))));
   auto engine = start(4);
   std::vector<RequestHandle> handles;
   for (const std::string& p : prompts) handles.push_back(*engine->submit(greedy(p, 10)));
   for (size_t i = 0; i < prompts.size(); ++i) {
-    EXPECT_EQ(ids(collect_reply(std::move(handles[i]))), solo[i]) << prompts[i];
+    EXPECT_EQ(token_ids(collect_reply(std::move(handles[i]))), solo[i]) << prompts[i];
   }
 }
 
@@ -87,7 +75,7 @@ TEST_F(HybridEngineTest, SecondTurnResumesTheRecurrentStateAndMatchesAColdRun) {
 
   GenerationRequest second = greedy("", 8);
   second.prompt = turn_one;
-  for (int32_t id : ids(one)) second.prompt.push_back(id);
+  for (int32_t id : token_ids(one)) second.prompt.push_back(id);
   for (int32_t id : suite_.tokenizer->encode(" Then the dog", false, false)) {
     second.prompt.push_back(id);
   }
@@ -97,7 +85,7 @@ TEST_F(HybridEngineTest, SecondTurnResumesTheRecurrentStateAndMatchesAColdRun) {
   ASSERT_TRUE(warm.finish.has_value() && cold.finish.has_value());
   EXPECT_EQ(warm.finish->usage.cached_tokens,
             static_cast<int64_t>(turn_one.size() + one.tokens.size() - 1));
-  EXPECT_EQ(ids(warm), ids(cold));
+  EXPECT_EQ(token_ids(warm), token_ids(cold));
 }
 
 TEST_F(HybridEngineTest, ATurnThatRewritesTheReplyResumesFromThePromptsEnd) {
@@ -117,7 +105,7 @@ TEST_F(HybridEngineTest, ATurnThatRewritesTheReplyResumesFromThePromptsEnd) {
   CollectedReply cold = run_alone(second);
   ASSERT_TRUE(warm.finish.has_value());
   EXPECT_EQ(warm.finish->usage.cached_tokens, static_cast<int64_t>(turn_one.size()));
-  EXPECT_EQ(ids(warm), ids(cold));
+  EXPECT_EQ(token_ids(warm), token_ids(cold));
 }
 
 TEST_F(HybridEngineTest, ALongPromptKeepsItsStateAtEachBoundary) {
@@ -138,7 +126,7 @@ TEST_F(HybridEngineTest, ALongPromptKeepsItsStateAtEachBoundary) {
   CollectedReply cold = run_alone(second);
   ASSERT_TRUE(warm.finish.has_value());
   EXPECT_EQ(warm.finish->usage.cached_tokens, 256);
-  EXPECT_EQ(ids(warm), ids(cold));
+  EXPECT_EQ(token_ids(warm), token_ids(cold));
 }
 
 TEST_F(HybridEngineTest, APromptLeavingTheCachedPathStartsOver) {
@@ -152,7 +140,7 @@ TEST_F(HybridEngineTest, APromptLeavingTheCachedPathStartsOver) {
   CollectedReply cold = run_alone(second);
   ASSERT_TRUE(warm.finish.has_value());
   EXPECT_EQ(warm.finish->usage.cached_tokens, 0);
-  EXPECT_EQ(ids(warm), ids(cold));
+  EXPECT_EQ(token_ids(warm), token_ids(cold));
 }
 
 }  // namespace

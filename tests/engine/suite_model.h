@@ -7,12 +7,21 @@
 
 #include <memory>
 #include <string>
+#include <vector>
 
+#include "engine/request_handle.h"
 #include "model/model.h"
 #include "support/shared_data.h"
 #include "tokenizer/tokenizer.h"
 
 namespace ingot::engine {
+
+// The ids of a reply's tokens, in order.
+inline std::vector<int32_t> token_ids(const CollectedReply& reply) {
+  std::vector<int32_t> out;
+  for (const auto& token : reply.tokens) out.push_back(token.id);
+  return out;
+}
 
 struct SuiteModel {
   std::unique_ptr<model::Model> model;

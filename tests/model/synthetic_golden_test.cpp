@@ -15,26 +15,17 @@
 
 #include "model/golden_parity.h"
 #include "support/shared_data.h"
+#include "support/synthetic_model.h"
 
 namespace ingot::model {
 namespace {
 
 using namespace golden;
 
-// Writes shape-type.gguf once per test process, with the real Qwen
-// vocabulary of the shared tiny-qwen3 model.
+// "tiny-qwen35-q8_0" -> the model ingot-synth writes for that shape and type.
 std::string synthesize(const std::string& name) {
   const size_t split = name.rfind('-');
-  const std::string shape = name.substr(0, split), type = name.substr(split + 1);
-  const std::filesystem::path out = ingot::testing::temp_dir() / (name + ".gguf");
-  if (!std::filesystem::exists(out)) {
-    const std::string command = (ingot::testing::build_dir() / "ingot-synth").string() +
-                                " --shape " + shape + " --type " + type + " --vocab-from " +
-                                ingot::testing::shared_path("models/tiny-qwen3-f16.gguf").string() +
-                                " --out " + out.string();
-    EXPECT_EQ(std::system(command.c_str()), 0) << command;
-  }
-  return out.string();
+  return ingot::testing::synthetic_model(name.substr(0, split), name.substr(split + 1));
 }
 
 std::vector<GoldenCase> read_fixture(const std::string& name) {

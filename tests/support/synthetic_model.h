@@ -1,0 +1,29 @@
+#pragma once
+// Models ingot-synth writes for tests: a shape in a weight type with the
+// real Qwen vocabulary of ../shared's tiny-qwen3, written once per test
+// process into its temporary folder (ingot-synth writes the same bytes for
+// the same command every time). Needs ../shared.
+
+#include <gtest/gtest.h>
+
+#include <cstdlib>
+#include <filesystem>
+#include <string>
+
+#include "support/shared_data.h"
+
+namespace ingot::testing {
+
+inline std::string synthetic_model(const std::string& shape, const std::string& type = "q8_0") {
+  const std::filesystem::path out = temp_dir() / (shape + "-" + type + ".gguf");
+  if (!std::filesystem::exists(out)) {
+    const std::string command = (build_dir() / "ingot-synth").string() + " --shape " + shape +
+                                " --type " + type + " --vocab-from " +
+                                shared_path("models/tiny-qwen3-f16.gguf").string() + " --out " +
+                                out.string();
+    EXPECT_EQ(std::system(command.c_str()), 0) << command;
+  }
+  return out.string();
+}
+
+}  // namespace ingot::testing
