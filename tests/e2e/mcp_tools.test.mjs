@@ -100,7 +100,7 @@ test('every MCP tool schema is accepted through tools and response_format', { sk
   assert.ok(relaxedCount > 0);
 });
 
-const skipGeneration = skip || (seedsPerTool === 0 ? 'INGOT_MCP_SEEDS=0: no generations (sanitizer build)' : false);
+const skipGeneration = skip || (seedsPerTool === 0 ? 'INGOT_MCP_SEEDS=0: no generations' : false);
 
 test('calls generated for every MCP tool validate against the original schema', { skip: skipGeneration, timeout: 1_200_000 }, async () => {
   const tools = loadTools();
