@@ -15,6 +15,7 @@
 #include <vector>
 
 #include "cli/commands.h"
+#include "cli/draft_bench.h"
 #include "model/model.h"
 #include "util/thread_pool.h"
 
@@ -33,6 +34,7 @@ struct BenchOptions {
   int threads = ThreadPool::default_thread_count();
   int parallel = 1;
   bool json = false;
+  int mtp_drafts = 0;  // --mtp: also decode through the engine with this many drafts
 };
 
 struct TestResult {
@@ -214,6 +216,25 @@ void print_json(const ModelFacts& facts, const BenchOptions& options,
   std::printf("%s\n", report.dump(2).c_str());
 }
 
+int report_drafts(model::Model& model, const BenchOptions& options) {
+  auto drafts =
+      bench_drafts(model, options.n_gen, options.mtp_drafts, options.threads, options.repetitions);
+  if (!drafts.ok()) {
+    std::fprintf(stderr, "error: %s\n", drafts.error().describe().c_str());
+    return 1;
+  }
+  const double share = drafts->drafted > 0 ? double(drafts->accepted) / double(drafts->drafted) : 0;
+  std::printf(
+      "\ntg%d through the engine: %.2f t/s; with --mtp (%d drafts per step): %.2f t/s (%.2fx), "
+      "%lld of %lld drafts accepted (%.1f%%)\n",
+      options.n_gen, drafts->plain_tokens_per_second, options.mtp_drafts,
+      drafts->drafted_tokens_per_second,
+      drafts->drafted_tokens_per_second / drafts->plain_tokens_per_second,
+      static_cast<long long>(drafts->accepted), static_cast<long long>(drafts->drafted),
+      100.0 * share);
+  return 0;
+}
+
 int bench(const BenchOptions& options) {
   auto loaded = model::Model::load(options.model);
   if (!loaded.ok()) {
@@ -238,6 +259,7 @@ int bench(const BenchOptions& options) {
   } else {
     print_table(facts, options, results);
   }
+  if (options.mtp_drafts > 0 && options.n_gen > 1) return report_drafts(**loaded, options);
   return 0;
 }
 
@@ -265,6 +287,11 @@ void register_bench(CLI::App& app, int& exit_code) {
       ->capture_default_str()
       ->check(CLI::Range(1, 256));
   command->add_flag("--json", options->json, "Print the results as JSON");
+  command
+      ->add_option("--mtp", options->mtp_drafts,
+                   "Also decode through the engine drafting this many tokens per step with the "
+                   "model's multi-token-prediction block, and without")
+      ->check(CLI::Range(1, 16));
   command->callback([options, &exit_code] { exit_code = bench(*options); });
 }
 

@@ -31,6 +31,9 @@ struct ServeOptions {
   double shutdown_timeout_s = 10;
   std::string api_key;
   size_t prompt_threads = 2;
+  bool mtp = false;
+  std::string spec = "none";
+  int32_t draft_max = 3;
 };
 
 int serve(ServeOptions options) {
@@ -46,6 +49,7 @@ int serve(ServeOptions options) {
     return 1;
   }
   options.engine.prepare_grammar = true;
+  if (options.mtp || options.spec == "mtp") options.engine.draft_tokens = options.draft_max;
   auto engine = engine::Engine::start(*loaded->model, *loaded->tokenizer, options.engine);
   if (!engine.ok()) {
     std::fprintf(stderr, "ingot serve: %s\n", engine.error().describe().c_str());
@@ -133,6 +137,14 @@ void register_serve(CLI::App& app, int& exit_code) {
                    "Requests that may wait for a slot before 503")
       ->capture_default_str();
   command->add_option("-t,--threads", options->engine.threads, "Compute threads (0: one per core)")
+      ->capture_default_str();
+  command->add_flag("--mtp", options->mtp,
+                    "Self-speculative decoding: draft with the model's multi-token-prediction "
+                    "block, check the drafts in each step");
+  command->add_option("--spec", options->spec, "Speculative decoding: mtp (as --mtp) or none")
+      ->check(CLI::IsMember({"mtp", "none"}))
+      ->capture_default_str();
+  command->add_option("--draft-max", options->draft_max, "Tokens drafted per step with --mtp")
       ->capture_default_str();
   command->add_option("--max-body", options->max_body_mib, "Largest request body, MiB")
       ->capture_default_str();

@@ -22,6 +22,9 @@ Status check_options(const EngineOptions& options) {
   if (options.batch_size < 1) return invalid_argument("--batch-size must be at least 1");
   if (options.max_queue < 0) return invalid_argument("--max-queue must not be negative");
   if (options.context_size < 0) return invalid_argument("--ctx-size must not be negative");
+  if (options.draft_tokens < 0 || options.draft_tokens > 16) {
+    return invalid_argument("--draft-max must be between 0 and 16");
+  }
   return {};
 }
 
@@ -37,6 +40,9 @@ Result<std::unique_ptr<Engine>> Engine::start(model::Model& model,
                                               const tokenizer::Tokenizer& tokenizer,
                                               EngineOptions options) {
   INGOT_RETURN_IF_ERROR(check_options(options));
+  if (options.draft_tokens > 0 && !model.has_prediction_block()) {
+    return unsupported("--mtp: the model has no multi-token-prediction block (nextn layer)");
+  }
   std::unique_ptr<Engine> engine(new Engine(model, tokenizer, options));
   engine->thread_ = std::thread([raw = engine.get()] { raw->run(); });
   return engine;
@@ -53,6 +59,14 @@ Engine::Engine(model::Model& model, const tokenizer::Tokenizer& tokenizer, Engin
   for (int32_t i = 0; i < options.parallel; ++i) slots_.emplace_back(i, tokenizer_);
   prefill_in_batch_.resize(slots_.size());
   decode_in_batch_.resize(slots_.size());
+  first_entry_.resize(slots_.size());
+  first_position_.resize(slots_.size());
+  first_row_.resize(slots_.size());
+  drafts_in_batch_.resize(slots_.size());
+  if (options.draft_tokens > 0) {
+    drafter_ =
+        std::make_unique<Drafter>(model, options.draft_tokens, cache_.capacity(), slots_.size());
+  }
   if (options.prepare_grammar) make_masker();
 }
 
@@ -110,6 +124,8 @@ EngineStats Engine::stats() const {
   stats.kv_cells_total = cache_.capacity();
   stats.prefix_cache_hits = prefix_hits_.load();
   stats.prefix_tokens_reused = prefix_tokens_.load();
+  stats.drafted_tokens = drafted_.load();
+  stats.accepted_drafts = accepted_.load();
   return stats;
 }
 
@@ -154,7 +170,50 @@ void Engine::step() {
   draw_tokens(*logits);
   for (int64_t row : draw_rows_)
     logits_rows_[static_cast<size_t>(row)].slot->take_drawn(context_size_);
+  if (drafter_) {
+    verify_drafts(*logits);
+    make_drafts(*logits);
+  }
   publish_stats();
+}
+
+// A slot keeps its drafts while its own sampling agrees with them: the row
+// after a draft is drawn only when the draft was the token drawn before
+// it. The cache then goes back to what the slot kept (the recurrent state
+// to its checkpoint there).
+void Engine::verify_drafts(const model::Logits& logits) {
+  for (size_t i = 0; i < slots_.size(); ++i) {
+    if (drafts_in_batch_[i] == 0) continue;
+    Slot& slot = slots_[i];
+    std::span<const int32_t> drafts = drafter_->drafts(slot);
+    size_t accepted = 0;
+    while (accepted < drafts_in_batch_[i] && slot.busy() &&
+           slot.decode_token() == drafts[accepted]) {
+      slot.committed_decode();
+      slot.draw(logits.row(first_row_[i] + 1 + int64_t(accepted)), logits.n_vocab);
+      ++accepted;
+      if (slot.take_drawn(context_size_)) break;
+    }
+    drafted_ += int64_t(drafts_in_batch_[i]);
+    accepted_ += int64_t(accepted);
+    cache_.truncate(slot.sequence(), slot.position());
+  }
+}
+
+// Drafts are a guess: when the prediction block fails, the step stands and
+// the slots decode without drafts.
+void Engine::make_drafts(const model::Logits& logits) {
+  slot_steps_.clear();
+  for (size_t i = 0; i < slots_.size(); ++i) {
+    if (prefill_in_batch_[i] == 0 && !decode_in_batch_[i]) continue;
+    slot_steps_.push_back({&slots_[i], first_entry_[i], first_position_[i]});
+  }
+  Status drafted = drafter_->draft(slot_steps_, logits, context_size_, pool_);
+  if (!drafted.ok()) {
+    spdlog::warn("multi-token prediction failed, decoding without drafts: {}",
+                 drafted.error().describe());
+    for (Slot& slot : slots_) drafter_->forget(slot);
+  }
 }
 
 // Rows that score a prompt token, then, for each slot whose prompt is now
@@ -163,7 +222,9 @@ void Engine::step() {
 void Engine::score_prompts(const model::Logits& logits) {
   for (int64_t row = 0; row < logits.n_rows; ++row) {
     const LogitsRow& owner = logits_rows_[static_cast<size_t>(row)];
-    if (!owner.draws) owner.slot->score_prompt_row(logits.row(row), logits.n_vocab);
+    if (!owner.draws && !owner.verifies) {
+      owner.slot->score_prompt_row(logits.row(row), logits.n_vocab);
+    }
   }
   for (size_t i = 0; i < slots_.size(); ++i) {
     if (prefill_in_batch_[i] > 0 && !slots_[i].prefilling()) slots_[i].prompt_done();
@@ -236,6 +297,7 @@ void Engine::admit_waiting() {
     reuse =
         static_cast<size_t>(cache_.resumable_length(slot.sequence(), static_cast<int64_t>(reuse)));
     cache_.truncate(slot.sequence(), static_cast<int64_t>(reuse));
+    if (drafter_) drafter_->restart(slot, reuse);
     if (reuse > 0) {
       ++prefix_hits_;
       prefix_tokens_ += static_cast<int64_t>(reuse);
@@ -280,18 +342,35 @@ void Engine::build_batch() {
   logits_rows_.clear();
   std::fill(prefill_in_batch_.begin(), prefill_in_batch_.end(), 0);
   std::fill(decode_in_batch_.begin(), decode_in_batch_.end(), 0);
+  std::fill(drafts_in_batch_.begin(), drafts_in_batch_.end(), 0);
   auto budget = static_cast<size_t>(options_.batch_size);
   for (size_t i = 0; i < slots_.size() && budget > 0; ++i) {
     Slot& slot = slots_[i];
     if (!slot.decoding()) continue;
-    batch_.add(slot.decode_token(), slot.position(), slot.sequence(), true);
+    std::span<const int32_t> drafts =
+        drafter_ ? drafter_->drafts(slot) : std::span<const int32_t>();
+    drafts = drafts.first(std::min(drafts.size(), budget - 1));
+    // A drafted token may be refused: the recurrent state after each is kept.
+    const bool checkpoint = !drafts.empty();
+    first_entry_[i] = batch_.size();
+    first_position_[i] = slot.position();
+    first_row_[i] = static_cast<int64_t>(logits_rows_.size());
+    batch_.add(slot.decode_token(), slot.position(), slot.sequence(), true, checkpoint);
     logits_rows_.push_back({&slot, true});
+    for (size_t j = 0; j < drafts.size(); ++j) {
+      batch_.add(drafts[j], slot.position() + 1 + static_cast<int64_t>(j), slot.sequence(), true,
+                 checkpoint);
+      logits_rows_.push_back({&slot, false, true});
+    }
     decode_in_batch_[i] = 1;
-    --budget;
+    drafts_in_batch_[i] = drafts.size();
+    budget -= 1 + drafts.size();
   }
   for (size_t i = 0; i < slots_.size() && budget > 0; ++i) {
     Slot& slot = slots_[i];
     if (!slot.prefilling()) continue;
+    first_entry_[i] = batch_.size();
+    first_position_[i] = slot.position();
     std::span<const int32_t> chunk = slot.next_prefill(prefill_budget(slot, budget));
     bool completes = chunk.size() == slot.prefill_remaining();
     for (size_t j = 0; j < chunk.size(); ++j) {
@@ -304,6 +383,7 @@ void Engine::build_batch() {
     prefill_in_batch_[i] = chunk.size();
     budget -= chunk.size();
   }
+  if (drafter_) batch_.keep_hidden();
 }
 
 // A scored prompt wants a vocabulary-sized row per token: its chunks are
@@ -336,6 +416,7 @@ void Engine::fail_batch(const Error& error) {
     if (prefill_in_batch_[i] == 0 && !decode_in_batch_[i]) continue;
     slot.fail(error);
     cache_.drop(slot.sequence());
+    if (drafter_) drafter_->forget(slot);
     slot.forget_cache();
   }
 }

@@ -15,6 +15,7 @@
 #include <thread>
 #include <vector>
 
+#include "engine/drafter.h"
 #include "engine/generation_request.h"
 #include "engine/request_handle.h"
 #include "engine/slot.h"
@@ -36,6 +37,10 @@ struct EngineOptions {
   // while it is built (a few hundred ms on a 150k vocabulary). Servers set
   // it; one-shot tools that may never use a grammar do not.
   bool prepare_grammar = false;
+  // Multi-token prediction (--mtp, a model with a prediction block): up to
+  // this many tokens drafted for each decoding slot and checked in its
+  // next step (Drafter); 0 leaves it off.
+  int32_t draft_tokens = 0;
 };
 
 struct EngineStats {
@@ -46,6 +51,8 @@ struct EngineStats {
   int64_t kv_cells_total = 0;
   int64_t prefix_cache_hits = 0;  // requests that reused cached tokens
   int64_t prefix_tokens_reused = 0;
+  int64_t drafted_tokens = 0;  // multi-token prediction: drafts checked
+  int64_t accepted_drafts = 0;
 };
 
 class Engine {
@@ -96,6 +103,8 @@ class Engine {
   void step();
   void score_prompts(const model::Logits& logits);
   void draw_tokens(const model::Logits& logits);
+  void verify_drafts(const model::Logits& logits);
+  void make_drafts(const model::Logits& logits);
   void fail_batch(const Error& error);
   void publish_stats();
   sampling::grammar::TokenMasker* masker_for(const GenerationRequest& request);
@@ -114,6 +123,7 @@ class Engine {
   struct LogitsRow {
     Slot* slot;
     bool draws;
+    bool verifies = false;  // a draft's row, drawn once the draft before it stands
   };
   std::vector<LogitsRow> logits_rows_;
   std::vector<int64_t> draw_rows_;  // the rows that draw, in order
@@ -121,6 +131,14 @@ class Engine {
   // whether it carries the slot's next decode token.
   std::vector<size_t> prefill_in_batch_;
   std::vector<uint8_t> decode_in_batch_;
+  // Per slot: its first entry and position in the batch, its first logits
+  // row, and how many drafts the batch checks for it.
+  std::vector<int64_t> first_entry_;
+  std::vector<int64_t> first_position_;
+  std::vector<int64_t> first_row_;
+  std::vector<size_t> drafts_in_batch_;
+  std::unique_ptr<Drafter> drafter_;
+  std::vector<Drafter::SlotStep> slot_steps_;
   // Built at start (prepare_grammar) or at the first request with a
   // grammar (a walk of the vocabulary's trie per new grammar state, masks
   // cached by state); engine thread only once the thread runs.
@@ -142,6 +160,8 @@ class Engine {
   std::atomic<int64_t> kv_used_{0};
   std::atomic<int64_t> prefix_hits_{0};
   std::atomic<int64_t> prefix_tokens_{0};
+  std::atomic<int64_t> drafted_{0};
+  std::atomic<int64_t> accepted_{0};
   std::thread thread_;
 };
 

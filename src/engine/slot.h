@@ -6,6 +6,7 @@
 
 #include <chrono>
 #include <cstdint>
+#include <limits>
 #include <memory>
 #include <optional>
 #include <vector>
@@ -58,6 +59,10 @@ class Slot {
   int32_t decode_token() const { return last_token_; }
   void committed_decode() { cached_.push_back(last_token_); }
   int64_t position() const { return static_cast<int64_t>(cached_.size()); }
+  // Tokens the request may still sample (max_tokens less those sampled).
+  int64_t tokens_left() const {
+    return max_tokens_ < 0 ? std::numeric_limits<int64_t>::max() / 2 : max_tokens_ - generated_;
+  }
 
   // Sampling a step's token, in two halves so that the engine can draw
   // every slot's token at once on its thread pool. draw() copies this

@@ -15,18 +15,27 @@ struct BatchEntry {
   int64_t position;  // within its sequence: the sequence's cached length so far
   SequenceId sequence;
   bool wants_logits;
+  // Keep the recurrent state as it stands after this entry (a speculative
+  // step's token, which a later truncate() may go back to).
+  bool checkpoint = false;
 };
 
 class Batch {
  public:
-  void add(int32_t token, int64_t position, SequenceId sequence, bool wants_logits) {
-    entries_.push_back({token, position, sequence, wants_logits});
+  void add(int32_t token, int64_t position, SequenceId sequence, bool wants_logits,
+           bool checkpoint = false) {
+    entries_.push_back({token, position, sequence, wants_logits, checkpoint});
     if (wants_logits) ++n_logits_;
   }
   void clear() {
     entries_.clear();
     n_logits_ = 0;
+    keeps_hidden_ = false;
   }
+  // Also return every entry's final hidden state (Logits::hidden): the
+  // multi-token-prediction block reads the trunk's.
+  void keep_hidden() { keeps_hidden_ = true; }
+  bool keeps_hidden() const { return keeps_hidden_; }
 
   const std::vector<BatchEntry>& entries() const { return entries_; }
   int64_t size() const { return int64_t(entries_.size()); }
@@ -37,6 +46,7 @@ class Batch {
  private:
   std::vector<BatchEntry> entries_;  // reused across steps: clear() keeps capacity
   int64_t n_logits_ = 0;
+  bool keeps_hidden_ = false;
 };
 
 // The logits forward() returns: one row of n_vocab per entry that wanted
@@ -46,6 +56,9 @@ struct Logits {
   float* data = nullptr;
   int64_t n_rows = 0;
   int64_t n_vocab = 0;
+  // When the batch keeps hidden states: one row of n_embd per entry, the
+  // final normed state the vocabulary projection reads.
+  const float* hidden = nullptr;
 
   float* row(int64_t i) const { return data + i * n_vocab; }
 };

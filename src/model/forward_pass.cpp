@@ -69,22 +69,48 @@ Result<Logits> ForwardPass::run(const Batch& batch, KvCache& cache, ThreadPool& 
   INGOT_RETURN_IF_ERROR(place(batch, cache));
   const int64_t n_tokens = batch.size();
   resize_buffers(n_tokens, batch.n_logits());
-  embed(batch);
+  embed(batch, weights_.token_embedding);
   if (per_layer_.enabled()) per_layer_.prepare(batch, x_.data(), pool);
   compute_rope_angles(batch);
+  prepare_checkpoints(batch, cache);
   n_rows_ = n_tokens;
   for (int64_t t = 0; t < n_tokens; ++t) rows_[t] = t;
   for (int64_t layer = 0; layer < config_.n_layers; ++layer) {
     if (config_.is_recurrent(layer)) {
       linear_attention_block(layer, batch, cache, pool);
     } else {
-      attention_block(layer, batch, cache, pool);
+      attention_block(weights_.layers[layer], attention_shape(layer),
+                      drops_rows_after(layer, batch), batch, cache, pool);
     }
     if (n_rows_ > 0) feed_forward_block(weights_.layers[layer], n_rows_, pool);
     if (config_.traits.gemma && n_rows_ > 0) finish_layer(weights_.layers[layer], layer, pool);
   }
   advance_recurrent_states(batch, cache);
-  return output(pool);
+  return output(batch, weights_.output_norm, weights_.output, pool);
+}
+
+// Entries that ask for a checkpoint get one in the cache's recurrent
+// states, the sequence's last step's given back first.
+void ForwardPass::prepare_checkpoints(const Batch& batch, KvCache& cache) {
+  checkpoints_.clear();
+  if (config_.n_recurrent_layers == 0) return;
+  const std::vector<BatchEntry>& entries = batch.entries();
+  if (std::none_of(entries.begin(), entries.end(),
+                   [](const BatchEntry& e) { return e.checkpoint; }))
+    return;
+  checkpoints_.assign(entries.size(), nullptr);
+  for (const BatchEntry& e : entries) {
+    if (e.checkpoint) cache.recurrent().clear_checkpoints(e.sequence);
+  }
+  for (size_t t = 0; t < entries.size(); ++t) {
+    if (!entries[t].checkpoint) continue;
+    checkpoints_[t] =
+        cache.recurrent().add_checkpoint(entries[t].sequence, entries[t].position + 1);
+  }
+}
+
+bool ForwardPass::drops_rows_after(int64_t layer, const Batch& batch) const {
+  return layer + 1 == config_.n_layers && !batch.keeps_hidden();
 }
 
 void ForwardPass::advance_recurrent_states(const Batch& batch, KvCache& cache) {
@@ -155,11 +181,11 @@ void ForwardPass::resize_buffers(int64_t n_tokens, int64_t n_logits) {
     grow(sliding_sin_, n_tokens * c.gemma.sliding_rope.n_rot / 2);
   }
   grow(final_, n_logits * c.n_embd);
+  grow(hidden_, n_tokens * c.n_embd);
   grow(logits_, n_logits * c.n_vocab);
 }
 
-void ForwardPass::embed(const Batch& batch) {
-  const kernels::WeightMatrix& table = weights_.token_embedding;
+void ForwardPass::embed(const Batch& batch, const kernels::WeightMatrix& table) {
   const std::vector<BatchEntry>& entries = batch.entries();
   for (size_t t = 0; t < entries.size(); ++t) {
     const auto* row = static_cast<const uint8_t*>(table.data) + entries[t].token * table.row_stride;
@@ -186,16 +212,14 @@ void ForwardPass::compute_rope_angles(const Batch& batch) {
   }
 }
 
-void ForwardPass::attention_block(int64_t layer, const Batch& batch, KvCache& cache,
-                                  ThreadPool& pool) {
-  const LayerWeights& w = weights_.layers[layer];
+void ForwardPass::attention_block(const LayerWeights& w, const AttentionShape& s, bool drops_rows,
+                                  const Batch& batch, KvCache& cache, ThreadPool& pool) {
   const int64_t n_tokens = batch.size();
-  const AttentionShape s = attention_shape(layer);
   kernels::rms_norm(x_.data(), w.attn_norm.data(), normed_.data(), n_tokens, config_.n_embd,
                     config_.rms_eps);
   project_qkv(w, s, n_tokens, pool);
   if (s.own_kv) store_kv(s, n_tokens, cache);
-  if (layer + 1 == config_.n_layers) keep_output_rows(batch, s.q_dim);
+  if (drops_rows) keep_output_rows(batch, s.q_dim);
   if (n_rows_ == 0) return;
   attend(s, batch, cache, pool);
   if (config_.traits.hybrid) apply_output_gate();
@@ -230,9 +254,9 @@ void ForwardPass::linear_attention_block(int64_t layer, const Batch& batch, KvCa
   packed_normed_.reset(normed_.data(), n_tokens, config_.n_embd);
   // The output lands in `normed_`, packed already.
   linear_attention_.run(w, config_.kind_index[layer], batch, packed_normed_, cache.recurrent(),
-                        normed_.data(), pool);
+                        checkpoints_, normed_.data(), pool);
   add_in_place(x_.data(), normed_.data(), n_tokens * config_.n_embd);
-  if (layer + 1 == config_.n_layers) keep_output_rows(batch, config_.q_dim());
+  if (drops_rows_after(layer, batch)) keep_output_rows(batch, config_.q_dim());
 }
 
 // In the last layer, once every entry's keys and values are cached, only
@@ -493,19 +517,32 @@ void ForwardPass::gate_and_pack(const kernels::WeightMatrix& down, int64_t n_tok
 }
 
 // After the last layer the residual stream holds exactly the rows that
-// want logits, in entry order.
-Logits ForwardPass::output(ThreadPool& pool) {
+// want logits, in entry order; or, when the batch keeps hidden states,
+// every entry, whose normed rows are kept and those wanting logits taken.
+Logits ForwardPass::output(const Batch& batch, const std::vector<float>& norm,
+                           const kernels::WeightMatrix& head, ThreadPool& pool) {
   const int64_t n_embd = config_.n_embd;
-  const int64_t n_rows = n_rows_;
-  kernels::rms_norm(x_.data(), weights_.output_norm.data(), final_.data(), n_rows, n_embd,
-                    config_.rms_eps);
+  int64_t n_rows = n_rows_;
+  if (batch.keeps_hidden()) {
+    kernels::rms_norm(x_.data(), norm.data(), hidden_.data(), n_rows, n_embd, config_.rms_eps);
+    n_rows = 0;
+    for (const BatchEntry& e : batch.entries()) {
+      if (e.wants_logits) {
+        const int64_t t = &e - batch.entries().data();
+        std::copy_n(hidden_.data() + t * n_embd, n_embd, final_.data() + n_rows++ * n_embd);
+      }
+    }
+  } else {
+    kernels::rms_norm(x_.data(), norm.data(), final_.data(), n_rows, n_embd, config_.rms_eps);
+  }
   if (n_rows > 0) {
     packed_final_.reset(final_.data(), n_rows, n_embd);
-    kernels::matmul(weights_.output, packed_final_.for_weight(weights_.output, pool),
-                    logits_.data(), config_.n_vocab, pool);
+    kernels::matmul(head, packed_final_.for_weight(head, pool), logits_.data(), config_.n_vocab,
+                    pool);
   }
   soft_cap(n_rows);
-  return Logits{logits_.data(), n_rows, config_.n_vocab};
+  return Logits{logits_.data(), n_rows, config_.n_vocab,
+                batch.keeps_hidden() ? hidden_.data() : nullptr};
 }
 
 void ForwardPass::soft_cap(int64_t n_rows) {

@@ -38,6 +38,14 @@ class ForwardPass {
   // of the entries that want them. On error the cache is as it was.
   Result<Logits> run(const Batch& batch, KvCache& cache, ThreadPool& pool);
 
+  // The multi-token-prediction block (weights.prediction) over `batch`:
+  // entry t pairs its token with `hidden` row t, the trunk's final state
+  // at the position before it. `cache` is the block's own (one layer).
+  // The logits predict the token after each entry's successor; the batch
+  // may keep hidden states, the block's own, for a next prediction.
+  Result<Logits> run_prediction(const Batch& batch, const float* hidden, KvCache& cache,
+                                ThreadPool& pool);
+
  private:
   // One attention layer's shapes and choices (Gemma 4's differ by layer).
   struct AttentionShape {
@@ -62,9 +70,14 @@ class ForwardPass {
 
   Status place(const Batch& batch, KvCache& cache);
   void resize_buffers(int64_t n_tokens, int64_t n_logits);
-  void embed(const Batch& batch);
+  void embed(const Batch& batch, const kernels::WeightMatrix& table);
+  void combine_prediction_input(const float* hidden, int64_t n_tokens, ThreadPool& pool);
   void compute_rope_angles(const Batch& batch);
-  void attention_block(int64_t layer, const Batch& batch, KvCache& cache, ThreadPool& pool);
+  void prepare_checkpoints(const Batch& batch, KvCache& cache);
+  // Whether rows that want no logits leave after `layer` (the last).
+  bool drops_rows_after(int64_t layer, const Batch& batch) const;
+  void attention_block(const LayerWeights& w, const AttentionShape& s, bool drops_rows,
+                       const Batch& batch, KvCache& cache, ThreadPool& pool);
   void linear_attention_block(int64_t layer, const Batch& batch, KvCache& cache, ThreadPool& pool);
   void project_qkv(const LayerWeights& w, const AttentionShape& s, int64_t n_tokens,
                    ThreadPool& pool);
@@ -81,7 +94,8 @@ class ForwardPass {
   void gemma_mixture_block(const LayerWeights& w, int64_t n_tokens, ThreadPool& pool);
   void gate_and_pack(const kernels::WeightMatrix& down, int64_t n_tokens, ThreadPool& pool);
   void keep_output_rows(const Batch& batch, int64_t q_dim);
-  Logits output(ThreadPool& pool);
+  Logits output(const Batch& batch, const std::vector<float>& norm,
+                const kernels::WeightMatrix& head, ThreadPool& pool);
 
   const ModelConfig& config_;
   const ModelWeights& weights_;
@@ -94,6 +108,7 @@ class ForwardPass {
   PerLayerEmbedding per_layer_;
 
   std::vector<Placement> placements_;
+  std::vector<float*> checkpoints_;  // per entry when any asks for one (prepare_checkpoints)
   // The rows of q_, attended_ and x_ still computed: every entry until the
   // last layer, then only those that want logits. rows_[r] is row r's entry.
   std::vector<int64_t> rows_;
@@ -120,6 +135,8 @@ class ForwardPass {
   std::vector<float> router_in_;   // [T][n_embd] and its router's
   PackedInput packed_router_;
   std::vector<float> final_;                  // [n_logits][n_embd]
+  std::vector<float> hidden_;                 // [T][n_embd] when the batch keeps hidden states
+  std::vector<float> combined_;               // [T][2 n_embd] the prediction block's input
   std::vector<float> logits_;                 // [n_logits][n_vocab]
   PackedInput packed_normed_;                 // read by q/k/v, then by gate/up
   PackedInput packed_attended_;               // read by the output projection

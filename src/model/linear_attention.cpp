@@ -35,15 +35,20 @@ void l2_normalize(float* x, int64_t n, float eps) {
 }  // namespace
 
 void LinearAttention::run(const LayerWeights& w, int64_t index, const Batch& batch,
-                          PackedInput& input, RecurrentStates& states, float* out,
-                          ThreadPool& pool) {
+                          PackedInput& input, RecurrentStates& states,
+                          const std::vector<float*>& checkpoints, float* out, ThreadPool& pool) {
   const LinearAttentionConfig& l = config_.linear;
   const int64_t n_tokens = batch.size();
   resize(n_tokens);
+  const int64_t per_layer = l.conv_state_floats() + l.delta_state_floats();
   for (int64_t t = 0; t < n_tokens; ++t) {
     const SequenceId sequence = batch.entries()[t].sequence;
     windows_[t] = states.conv(sequence, index);
     states_[t] = states.delta(sequence, index);
+    float* checkpoint = checkpoints.empty() ? nullptr : checkpoints[t];
+    window_copies_[t] = checkpoint ? checkpoint + index * per_layer : nullptr;
+    state_copies_[t] =
+        checkpoint ? checkpoint + index * per_layer + l.conv_state_floats() : nullptr;
   }
   const kernels::MatmulProduct products[] = {
       input.product(w.wqkv, mixed_.data(), l.conv_channels(), pool),
@@ -64,6 +69,8 @@ void LinearAttention::resize(int64_t n_tokens) {
   const LinearAttentionConfig& l = config_.linear;
   grow(windows_, n_tokens);
   grow(states_, n_tokens);
+  grow(window_copies_, n_tokens);
+  grow(state_copies_, n_tokens);
   grow(mixed_, n_tokens * l.conv_channels());
   grow(z_, n_tokens * l.value_dim());
   grow(beta_, n_tokens * l.value_heads);
@@ -80,9 +87,13 @@ void LinearAttention::convolve(const LayerWeights& w, int64_t n_tokens, ThreadPo
   pool.parallel_for(channels, grain, [&](int64_t begin, int64_t end) {
     for (int64_t t = 0; t < n_tokens; ++t) {
       float* row = mixed_.data() + t * channels + begin;
-      kernels::causal_conv_step(windows_[t] + begin * (kernel - 1), row,
-                                w.conv_taps.data() + begin * kernel, end - begin, kernel, row);
+      float* window = windows_[t] + begin * (kernel - 1);
+      kernels::causal_conv_step(window, row, w.conv_taps.data() + begin * kernel, end - begin,
+                                kernel, row);
       kernels::silu(row, row, end - begin);
+      if (window_copies_[t] != nullptr) {
+        std::copy_n(window, (end - begin) * (kernel - 1), window_copies_[t] + begin * (kernel - 1));
+      }
     }
   });
 }
@@ -116,9 +127,11 @@ void LinearAttention::apply_delta_rule(int64_t n_tokens, ThreadPool& pool) {
         const float* q = row + key_head * n;
         const float* k = row + l.key_dim() + key_head * n;
         const float* v = row + 2 * l.key_dim() + h * n;
-        kernels::delta_rule_step(states_[t] + h * n * n, q, k, v, decay_[t * l.value_heads + h],
+        float* state = states_[t] + h * n * n;
+        kernels::delta_rule_step(state, q, k, v, decay_[t * l.value_heads + h],
                                  beta_[t * l.value_heads + h], n,
                                  heads_.data() + t * l.value_dim() + h * n);
+        if (state_copies_[t] != nullptr) std::copy_n(state, n * n, state_copies_[t] + h * n * n);
       }
     }
   });

@@ -29,8 +29,12 @@ class LinearAttention {
   // Writes Wout(...) for every entry of `batch` into out ([T][n_embd]).
   // `input` holds the normed residual rows, packed by the caller's
   // PackedInput (the feed-forward block reuses it after this returns).
+  // checkpoints[t], when not null, is entry t's checkpoint
+  // (RecurrentStates::add_checkpoint): this layer's state after the entry
+  // is copied there.
   void run(const LayerWeights& w, int64_t index, const Batch& batch, PackedInput& input,
-           RecurrentStates& states, float* out, ThreadPool& pool);
+           RecurrentStates& states, const std::vector<float*>& checkpoints, float* out,
+           ThreadPool& pool);
 
  private:
   void resize(int64_t n_tokens);
@@ -43,6 +47,9 @@ class LinearAttention {
   // Per entry, its sequence's window and state in this layer.
   std::vector<float*> windows_;
   std::vector<float*> states_;
+  // Per entry, where its checkpoint keeps this layer's window and state, or null.
+  std::vector<float*> window_copies_;
+  std::vector<float*> state_copies_;
   std::vector<float> mixed_;  // [T][conv_channels]: projected, then convolved in place
   std::vector<float> z_;      // [T][value_dim]
   std::vector<float> beta_;   // [T][value_heads]

@@ -24,7 +24,8 @@ Model::Model(gguf::GgufFile file, ModelConfig config, ModelWeights weights)
     : file_(std::move(file)),
       config_(std::move(config)),
       weights_(std::move(weights)),
-      forward_pass_(config_, weights_) {}
+      forward_pass_(config_, weights_),
+      prediction_pass_(config_, weights_) {}
 
 KvCache Model::make_cache(int64_t n_cells) const {
   std::vector<int64_t> head_dims;
@@ -39,6 +40,10 @@ KvCache Model::make_cache(int64_t n_cells) const {
                                config_.linear.delta_state_floats()});
   }
   return cache;
+}
+
+KvCache Model::make_prediction_cache(int64_t n_cells) const {
+  return KvCache(std::vector<int64_t>{config_.head_dim}, config_.n_kv_heads, n_cells);
 }
 
 }  // namespace ingot::model

@@ -38,6 +38,17 @@ class Model {
     return forward_pass_.run(batch, cache, pool);
   }
 
+  // Multi-token prediction (Qwen3.5's nextn block), when the file has it:
+  // its own cache, and its pass (ForwardPass::run_prediction), whose
+  // buffers are its own so that the trunk's logits and hidden states stay
+  // valid while it runs.
+  bool has_prediction_block() const { return weights_.prediction.has_value(); }
+  KvCache make_prediction_cache(int64_t n_cells) const;
+  Result<Logits> forward_prediction(const Batch& batch, const float* hidden, KvCache& cache,
+                                    ThreadPool& pool) {
+    return prediction_pass_.run_prediction(batch, hidden, cache, pool);
+  }
+
  private:
   Model(gguf::GgufFile file, ModelConfig config, ModelWeights weights);
 
@@ -45,6 +56,7 @@ class Model {
   ModelConfig config_;
   ModelWeights weights_;
   ForwardPass forward_pass_;
+  ForwardPass prediction_pass_;
 };
 
 }  // namespace ingot::model

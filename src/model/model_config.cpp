@@ -203,7 +203,9 @@ Result<ModelConfig> ModelConfig::from_gguf(const gguf::GgufFile& file) {
   INGOT_ASSIGN_OR_RETURN(config.n_embd, required_count(metadata, "embedding_length"));
   INGOT_ASSIGN_OR_RETURN(config.n_layers, required_count(metadata, "block_count"));
   // Multi-token-prediction layers follow the trunk's; the trunk runs alone.
-  config.n_layers -= optional_count(metadata, "nextn_predict_layers", 0);
+  config.n_nextn_layers = optional_count(metadata, "nextn_predict_layers", 0);
+  if (config.n_nextn_layers < 0) return invalid_format("nextn_predict_layers must not be negative");
+  config.n_layers -= config.n_nextn_layers;
   if (config.n_layers <= 0) return invalid_format("no layers besides the prediction layers");
   if (config.traits.experts) {
     config.n_ff = optional_count(metadata, "feed_forward_length", 0);

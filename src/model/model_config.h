@@ -56,11 +56,12 @@ struct GemmaConfig {
 
 struct ModelConfig {
   ArchitectureTraits traits;
-  std::string name;     // general.name, for messages
-  int64_t n_vocab = 0;  // rows of token_embd
-  int64_t n_embd = 0;   // hidden size
-  int64_t n_layers = 0;
-  int64_t n_ff = 0;  // feed-forward width (a mixture of experts: the shared expert's)
+  std::string name;            // general.name, for messages
+  int64_t n_vocab = 0;         // rows of token_embd
+  int64_t n_embd = 0;          // hidden size
+  int64_t n_layers = 0;        // the trunk's, which forward() runs
+  int64_t n_nextn_layers = 0;  // multi-token-prediction blocks after them (Qwen3.5)
+  int64_t n_ff = 0;            // feed-forward width (a mixture of experts: the shared expert's)
   int64_t n_heads = 0;
   int64_t n_kv_heads = 0;      // grouped-query attention: n_heads is a multiple
   int64_t head_dim = 0;        // per head, for q, k and v; qwen3's is not n_embd / n_heads

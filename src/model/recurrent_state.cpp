@@ -34,7 +34,20 @@ int64_t RecurrentStates::resumable(SequenceId sequence, int64_t wanted) const {
   for (const Snapshot& snapshot : s.snapshots) {
     if (snapshot.length <= wanted) best = std::max(best, snapshot.length);
   }
+  for (size_t i = 0; i < s.n_checkpoints; ++i) {
+    if (s.checkpoints[i].length <= wanted) best = std::max(best, s.checkpoints[i].length);
+  }
   return best;
+}
+
+const RecurrentStates::Snapshot* RecurrentStates::find_kept(const Sequence& s, int64_t length) {
+  for (const Snapshot& snapshot : s.snapshots) {
+    if (snapshot.length == length) return &snapshot;
+  }
+  for (size_t i = 0; i < s.n_checkpoints; ++i) {
+    if (s.checkpoints[i].length == length) return &s.checkpoints[i];
+  }
+  return nullptr;
 }
 
 bool RecurrentStates::restore(SequenceId sequence, int64_t length) {
@@ -42,13 +55,27 @@ bool RecurrentStates::restore(SequenceId sequence, int64_t length) {
   if (it == sequences_.end()) return false;
   Sequence& s = it->second;
   if (length == s.length) return true;
-  auto found = std::find_if(s.snapshots.begin(), s.snapshots.end(),
-                            [&](const Snapshot& snapshot) { return snapshot.length == length; });
-  if (found == s.snapshots.end()) return false;
+  const Snapshot* found = find_kept(s, length);
+  if (found == nullptr) return false;
   s.values = found->values;
   s.length = length;
   std::erase_if(s.snapshots, [&](const Snapshot& snapshot) { return snapshot.length > length; });
+  s.n_checkpoints = 0;
   return true;
+}
+
+void RecurrentStates::clear_checkpoints(SequenceId sequence) {
+  auto it = sequences_.find(sequence);
+  if (it != sequences_.end()) it->second.n_checkpoints = 0;
+}
+
+float* RecurrentStates::add_checkpoint(SequenceId sequence, int64_t length) {
+  Sequence& s = sequences_[sequence];
+  if (s.n_checkpoints == s.checkpoints.size()) s.checkpoints.emplace_back();
+  Snapshot& checkpoint = s.checkpoints[s.n_checkpoints++];
+  checkpoint.length = length;
+  checkpoint.values.resize(size_t(bytes_per_sequence()) / sizeof(float));
+  return checkpoint.values.data();
 }
 
 size_t RecurrentStates::snapshot_count(SequenceId sequence) const {

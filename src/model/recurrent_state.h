@@ -61,6 +61,16 @@ class RecurrentStates {
   bool restore(SequenceId sequence, int64_t length);
   size_t snapshot_count(SequenceId sequence) const;
 
+  // Speculative steps: a checkpoint is room for the state as it stands
+  // after `length` tokens, filled by the forward pass while it runs a
+  // batch's drafted tokens, so that the step can go back to the length it
+  // accepts (restore() takes checkpoints as it takes snapshots). A
+  // sequence's first checkpoint of a step replaces those of its last; the
+  // memory is reused.
+  void clear_checkpoints(SequenceId sequence);
+  // [layer][conv_floats + delta_floats], as conv() and delta() lay it out.
+  float* add_checkpoint(SequenceId sequence, int64_t length);
+
   void drop(SequenceId sequence) { sequences_.erase(sequence); }
   void clear() { sequences_.clear(); }
 
@@ -77,8 +87,12 @@ class RecurrentStates {
   struct Sequence {
     std::vector<float> values;  // [layer][conv_floats + delta_floats]
     int64_t length = 0;
-    std::vector<Snapshot> snapshots;  // oldest first
+    std::vector<Snapshot> snapshots;    // oldest first
+    std::vector<Snapshot> checkpoints;  // the first n_checkpoints are this step's
+    size_t n_checkpoints = 0;
   };
+
+  static const Snapshot* find_kept(const Sequence& s, int64_t length);
 
   float* slot(SequenceId sequence, int64_t index);
 

@@ -229,16 +229,8 @@ Result<LayerWeights> bind_gemma4_layer(const gguf::GgufFile& file, const ModelCo
   return layer;
 }
 
-Result<LayerWeights> bind_layer(const gguf::GgufFile& file, const ModelConfig& c, int64_t i) {
-  const LayerTensors blk{file, i};
-  if (c.traits.gemma) return bind_gemma4_layer(file, c, i);
-  LayerWeights layer;
-  INGOT_ASSIGN_OR_RETURN(layer.attn_norm, blk.vector("attn_norm.weight", c.n_embd));
-  INGOT_RETURN_IF_ERROR(bind_feed_forward(file, c, i, layer));
-  if (c.is_recurrent(i)) {
-    INGOT_RETURN_IF_ERROR(bind_linear_attention(file, c, i, layer));
-    return layer;
-  }
+// A full-attention layer: the trunk's, or a prediction block's.
+Status bind_attention(const LayerTensors& blk, const ModelConfig& c, LayerWeights& layer) {
   // A hybrid model's query projection gives each head's gate after its query.
   const int64_t q_rows = c.traits.hybrid ? 2 * c.q_dim() : c.q_dim();
   INGOT_ASSIGN_OR_RETURN(layer.wq, blk.matrix("attn_q.weight", q_rows, c.n_embd));
@@ -254,7 +246,54 @@ Result<LayerWeights> bind_layer(const gguf::GgufFile& file, const ModelConfig& c
     INGOT_ASSIGN_OR_RETURN(layer.q_norm, blk.vector("attn_q_norm.weight", c.head_dim));
     INGOT_ASSIGN_OR_RETURN(layer.k_norm, blk.vector("attn_k_norm.weight", c.head_dim));
   }
+  return {};
+}
+
+Result<LayerWeights> bind_layer(const gguf::GgufFile& file, const ModelConfig& c, int64_t i) {
+  const LayerTensors blk{file, i};
+  if (c.traits.gemma) return bind_gemma4_layer(file, c, i);
+  LayerWeights layer;
+  INGOT_ASSIGN_OR_RETURN(layer.attn_norm, blk.vector("attn_norm.weight", c.n_embd));
+  INGOT_RETURN_IF_ERROR(bind_feed_forward(file, c, i, layer));
+  if (c.is_recurrent(i)) {
+    INGOT_RETURN_IF_ERROR(bind_linear_attention(file, c, i, layer));
+  } else {
+    INGOT_RETURN_IF_ERROR(bind_attention(blk, c, layer));
+  }
   return layer;
+}
+
+// The block right after the trunk's layers. Its embedding and head, when
+// it has none of its own, are the trunk's (set once those are final).
+Result<PredictionWeights> bind_prediction(const gguf::GgufFile& file, const ModelConfig& c) {
+  const int64_t i = c.n_layers;
+  const LayerTensors blk{file, i};
+  PredictionWeights p;
+  INGOT_ASSIGN_OR_RETURN(p.block.attn_norm, blk.vector("attn_norm.weight", c.n_embd));
+  INGOT_RETURN_IF_ERROR(bind_feed_forward(file, c, i, p.block));
+  INGOT_RETURN_IF_ERROR(bind_attention(blk, c, p.block));
+  INGOT_ASSIGN_OR_RETURN(p.combine, blk.matrix("nextn.eh_proj.weight", c.n_embd, 2 * c.n_embd));
+  INGOT_ASSIGN_OR_RETURN(p.embedding_norm, blk.vector("nextn.enorm.weight", c.n_embd));
+  INGOT_ASSIGN_OR_RETURN(p.hidden_norm, blk.vector("nextn.hnorm.weight", c.n_embd));
+  if (blk.has("nextn.shared_head_norm.weight")) {
+    INGOT_ASSIGN_OR_RETURN(p.head_norm, blk.vector("nextn.shared_head_norm.weight", c.n_embd));
+  }
+  if (blk.has("nextn.embed_tokens.weight")) {
+    INGOT_ASSIGN_OR_RETURN(p.embedding,
+                           blk.matrix("nextn.embed_tokens.weight", c.n_vocab, c.n_embd));
+  }
+  if (blk.has("nextn.shared_head_head.weight")) {
+    INGOT_ASSIGN_OR_RETURN(p.head,
+                           blk.matrix("nextn.shared_head_head.weight", c.n_vocab, c.n_embd));
+  }
+  return p;
+}
+
+void share_trunk_ends(ModelWeights& weights) {
+  PredictionWeights& p = *weights.prediction;
+  if (p.head_norm.empty()) p.head_norm = weights.output_norm;
+  if (p.embedding.rows == 0) p.embedding = weights.token_embedding;
+  if (p.head.rows == 0) p.head = weights.output;
 }
 
 // The AVX-512 path multiplies Q4_0, Q8_0, Q4_K and Q6_K weights faster from an
@@ -319,6 +358,17 @@ std::vector<WeightMatrix*> streamed_matrices(ModelWeights& weights) {
     }
   }
   matrices.push_back(&weights.output);
+  if (weights.prediction) {
+    PredictionWeights& p = *weights.prediction;
+    LayerWeights& b = p.block;
+    for (WeightMatrix* w : {&b.wq, &b.wk, &b.wv, &b.wo, &b.gate, &b.up, &b.down, &p.combine}) {
+      if (w->rows > 0) matrices.push_back(w);
+    }
+    for (auto* experts : {&b.expert_gate, &b.expert_up, &b.expert_down}) {
+      for (WeightMatrix& w : *experts) matrices.push_back(&w);
+    }
+    if (p.head.rows > 0) matrices.push_back(&p.head);  // its own, not the trunk's
+  }
   return matrices;
 }
 
@@ -397,7 +447,16 @@ Result<ModelWeights> ModelWeights::bind(const gguf::GgufFile& file, ModelConfig&
     INGOT_ASSIGN_OR_RETURN(weights.per_layer_proj_norm,
                            read_vector(file, "per_layer_proj_norm.weight", width));
   }
+  // Only Qwen3.5's prediction block is known; other files' stay unread.
+  if (config.n_nextn_layers > 0 && config.traits.hybrid) {
+    auto prediction = bind_prediction(file, config);
+    if (!prediction.ok()) {
+      return std::move(prediction.error().add_context("binding the prediction block"));
+    }
+    weights.prediction = std::move(prediction).value();
+  }
   move_matrices_to_arena(weights);
+  if (weights.prediction) share_trunk_ends(weights);
   if (file.find_tensor("rope_freqs.weight") != nullptr) {
     INGOT_ASSIGN_OR_RETURN(config.rope.freq_factors,
                            read_vector(file, "rope_freqs.weight", config.rope.n_rot / 2));

@@ -62,6 +62,19 @@ struct LayerWeights {
   float output_scale = 1.0f;
 };
 
+// Qwen3.5's multi-token-prediction block: from a token's embedding and the
+// trunk's final hidden state at the position before it,
+//   x = Wcombine [rms_norm(embedding); rms_norm(hidden)]
+// then one full-attention layer as the trunk's, and logits through its own
+// final norm and the trunk's output (unless the file gives its own).
+struct PredictionWeights {
+  LayerWeights block;
+  kernels::WeightMatrix combine{};  // n_embd rows of 2 n_embd (nextn.eh_proj)
+  std::vector<float> embedding_norm, hidden_norm, head_norm;
+  kernels::WeightMatrix embedding{};  // nextn.embed_tokens, or the trunk's
+  kernels::WeightMatrix head{};       // nextn.shared_head_head, or the trunk's output
+};
+
 struct ModelWeights {
   kernels::WeightMatrix token_embedding;  // n_vocab rows of n_embd
   std::vector<LayerWeights> layers;
@@ -73,6 +86,8 @@ struct ModelWeights {
   kernels::WeightMatrix per_layer_embedding{};
   kernels::WeightMatrix per_layer_model_proj{};
   std::vector<float> per_layer_proj_norm;
+  // The first multi-token-prediction block, when the file has one.
+  std::optional<PredictionWeights> prediction;
 
   // Binds every tensor the architecture needs, checking its shape. Fills
   // config.rope.freq_factors when the file has rope_freqs.weight.

@@ -79,6 +79,10 @@ std::string Metrics::render(const engine::EngineStats& engine) const {
           static_cast<uint64_t>(engine.prefix_cache_hits));
   counter("ingot_prefix_cache_tokens_total", "Prompt tokens reused from the cache.",
           static_cast<uint64_t>(engine.prefix_tokens_reused));
+  counter("ingot_draft_tokens_total", "Drafted tokens checked (--mtp).",
+          static_cast<uint64_t>(engine.drafted_tokens));
+  counter("ingot_draft_tokens_accepted_total", "Drafted tokens accepted (--mtp).",
+          static_cast<uint64_t>(engine.accepted_drafts));
   gauge("ingot_requests_active", "Requests holding a slot.", engine.active);
   gauge("ingot_requests_queued", "Requests waiting for a slot.", engine.queued);
   gauge("ingot_slots", "Slots (parallel sequences).", engine.slots);

@@ -17,12 +17,19 @@ let server;
 let client;
 let dir;
 
-function synthesize(shape) {
-  const file = path.join(dir, `${shape}.gguf`);
+function synthesize(shape, nextn = 'random') {
+  const file = path.join(dir, `${shape}-${nextn}.gguf`);
   execFileSync(path.join(path.dirname(ingotBinary), 'ingot-synth'), [
-    '--shape', shape, '--type', 'q8_0', '--vocab-from', sharedModel('tiny-qwen3-f16.gguf'), '--out', file,
+    '--shape', shape, '--type', 'q8_0', '--nextn', nextn, '--vocab-from', sharedModel('tiny-qwen3-f16.gguf'),
+    '--out', file,
   ]);
   return file;
+}
+
+async function metric(baseURL, name) {
+  const text = await (await fetch(new URL('/metrics', baseURL))).text();
+  const line = text.split('\n').find((l) => l.startsWith(`${name} `));
+  return Number(line.split(' ')[1]);
 }
 
 before(async () => {
@@ -89,4 +96,49 @@ test('the second turn on a hybrid model reports cached prompt tokens', { skip },
   const second = await client.chat.completions.create({ model, messages: next, max_tokens: 8, temperature: 0 });
   assert.ok(second.usage.prompt_tokens_details.cached_tokens >= first.usage.prompt_tokens,
     JSON.stringify({ first: first.usage, second: second.usage }));
+});
+
+test('with --mtp, replies are those without it, whole and streamed, and drafts are accepted', { skip }, async () => {
+  // The echo prediction block drafts the token it is given; the random
+  // trunk repeats tokens, so some drafts stand and some fall.
+  const file = synthesize(model, 'echo');
+  const asks = ['Tell me about clocks.', 'Count to ten.', 'Hello!'].map((content) => ({
+    model: 'mtp', messages: [{ role: 'user', content }], max_tokens: 24, temperature: 0,
+  }));
+  const plain = await startServer(file, ['--alias', 'mtp']);
+  const expected = [];
+  try {
+    const sdk = new OpenAI({ baseURL: plain.baseURL, apiKey: 'unused', maxRetries: 0 });
+    for (const ask of asks) expected.push((await sdk.chat.completions.create(ask)).choices[0].message.content);
+  } finally {
+    assert.equal(await plain.stop(), 0);
+  }
+  const mtp = await startServer(file, ['--alias', 'mtp', '--mtp', '--parallel', '2']);
+  try {
+    const sdk = new OpenAI({ baseURL: mtp.baseURL, apiKey: 'unused', maxRetries: 0 });
+    const whole = await Promise.all(asks.map((ask) => sdk.chat.completions.create(ask)));
+    assert.deepEqual(whole.map((r) => r.choices[0].message.content), expected);
+    let text = '';
+    for await (const chunk of await sdk.chat.completions.create({ ...asks[0], stream: true })) {
+      text += chunk.choices[0]?.delta?.content ?? '';
+    }
+    assert.equal(text, expected[0]);
+    const drafted = await metric(mtp.baseURL, 'ingot_draft_tokens_total');
+    const accepted = await metric(mtp.baseURL, 'ingot_draft_tokens_accepted_total');
+    assert.ok(accepted > 0 && accepted < drafted, JSON.stringify({ drafted, accepted }));
+  } finally {
+    assert.equal(await mtp.stop(), 0);
+  }
+});
+
+test('--mtp on a model without a prediction block is refused at start, saying why', { skip }, async () => {
+  const file = synthesize('tiny-qwen35moe');
+  let output = '';
+  try {
+    execFileSync(ingotBinary, ['serve', '--model', file, '--mtp', '--port', '0'], { stdio: 'pipe' });
+    assert.fail('ingot serve started');
+  } catch (error) {
+    output = String(error.stderr);
+  }
+  assert.match(output, /multi-token-prediction/);
 });

@@ -141,5 +141,32 @@ TEST(KvCache, ASequenceKeepsItsLatestSnapshotsAndForgetsThosePastWhereItGoesBack
   EXPECT_EQ(cache.resumable_length(4, 11), 8);
 }
 
+TEST(KvCache, ASpeculativeStepGoesBackToAnyOfItsCheckpoints) {
+  KvCache cache(1, 1, 4, 64, 4);
+  cache.add_recurrent_state({1, 2, 2});
+  RecurrentStates& states = cache.recurrent();
+  fill_hybrid(cache, 3, 4);
+  // A step of four drafted tokens, each leaving its checkpoint.
+  for (int64_t p = 4; p < 8; ++p) {
+    ASSERT_TRUE(cache.append(3, p).ok());
+    if (p == 4) states.clear_checkpoints(3);
+    states.conv(3, 0)[0] = float(p + 1);
+    std::copy_n(states.conv(3, 0), 4, states.add_checkpoint(3, p + 1));
+    states.set_length(3, p + 1);
+  }
+  EXPECT_EQ(cache.resumable_length(3, 6), 6);
+  EXPECT_EQ(cache.resumable_length(3, 3), 0);  // before the step: nothing kept
+  cache.truncate(3, 6);
+  EXPECT_EQ(states.length(3), 6);
+  EXPECT_EQ(states.conv(3, 0)[0], 6.0f);
+  // Going back spends the checkpoints; the next step's replace them.
+  EXPECT_EQ(cache.resumable_length(3, 5), 0);
+  ASSERT_TRUE(cache.append(3, 6).ok());
+  states.clear_checkpoints(3);
+  states.add_checkpoint(3, 7)[0] = 42.0f;
+  states.set_length(3, 7);
+  EXPECT_EQ(cache.resumable_length(3, 6), 0);
+}
+
 }  // namespace
 }  // namespace ingot::model

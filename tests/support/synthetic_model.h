@@ -14,11 +14,14 @@
 
 namespace ingot::testing {
 
-inline std::string synthetic_model(const std::string& shape, const std::string& type = "q8_0") {
-  const std::filesystem::path out = temp_dir() / (shape + "-" + type + ".gguf");
+// `nextn` chooses the prediction block's weights (ingot-synth --nextn).
+inline std::string synthetic_model(const std::string& shape, const std::string& type = "q8_0",
+                                   const std::string& nextn = "random") {
+  const std::string variant = nextn == "random" ? "" : "-nextn-" + nextn;
+  const std::filesystem::path out = temp_dir() / (shape + "-" + type + variant + ".gguf");
   if (!std::filesystem::exists(out)) {
     const std::string command = (build_dir() / "ingot-synth").string() + " --shape " + shape +
-                                " --type " + type + " --vocab-from " +
+                                " --type " + type + " --nextn " + nextn + " --vocab-from " +
                                 shared_path("models/tiny-qwen3-f16.gguf").string() + " --out " +
                                 out.string();
     EXPECT_EQ(std::system(command.c_str()), 0) << command;

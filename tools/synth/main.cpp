@@ -32,6 +32,7 @@ struct Options {
   std::string hf_config;
   std::string name;
   std::string chat_template;
+  std::string nextn = "random";
 };
 
 template <typename Key>
@@ -67,7 +68,10 @@ void write_hyperparameters(const Shape& s, gguf::GgufWriter& w) {
   w.set_string("general.architecture", arch);
   w.set_u32(key("context_length"), static_cast<uint32_t>(s.context));
   w.set_u32(key("embedding_length"), static_cast<uint32_t>(s.hidden));
-  w.set_u32(key("block_count"), static_cast<uint32_t>(s.layers));
+  w.set_u32(key("block_count"), static_cast<uint32_t>(s.layers + s.nextn_layers));
+  if (s.nextn_layers > 0) {
+    w.set_u32(key("nextn_predict_layers"), static_cast<uint32_t>(s.nextn_layers));
+  }
   w.set_u32(key("feed_forward_length"), static_cast<uint32_t>(s.feed_forward));
   w.set_u32(key("attention.head_count"), static_cast<uint32_t>(s.heads));
   w.set_u32(key("attention.head_count_kv"), static_cast<uint32_t>(s.kv_heads));
@@ -113,8 +117,12 @@ Status add_tensors(const Options& o, const Shape& shape, WeightPreset preset, in
     if (!kernels::can_quantize(type)) {
       return unsupported(fmt::format("cannot write {} tensors", kernels::element_type_name(type)));
     }
-    INGOT_RETURN_IF_ERROR(
-        writer.add_tensor(tensor.name, tensor.dims, type, random_filler(tensor, type, o.seed)));
+    gguf::GgufWriter::Filler filler;
+    if (o.nextn == "echo" && tensor.layer >= shape.layers) {
+      filler = echo_prediction_filler(tensor, type);
+    }
+    if (!filler) filler = random_filler(tensor, type, o.seed);
+    INGOT_RETURN_IF_ERROR(writer.add_tensor(tensor.name, tensor.dims, type, std::move(filler)));
   }
   return {};
 }
@@ -182,6 +190,11 @@ int main(int argc, char** argv) {
   app.add_option("--name", options.name, "general.name (default: says the weights are random)");
   app.add_option("--chat-template", options.chat_template,
                  "A Jinja file to use as tokenizer.chat_template instead of the vocabulary's");
+  app.add_option("--nextn", options.nextn,
+                 "The prediction block's weights: random, or echo (it drafts the token it is "
+                 "given, for tests of speculative decoding)")
+      ->check(CLI::IsMember({"random", "echo"}))
+      ->capture_default_str();
   CLI11_PARSE(app, argc, argv);
 
   ingot::Status status = ingot::synth::synthesize(options);

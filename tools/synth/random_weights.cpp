@@ -67,4 +67,23 @@ gguf::GgufWriter::Filler random_filler(const PlannedTensor& tensor, kernels::Ele
   };
 }
 
+gguf::GgufWriter::Filler echo_prediction_filler(const PlannedTensor& tensor,
+                                                kernels::ElementType type) {
+  const bool combine = tensor.name.ends_with("nextn.eh_proj.weight");
+  const bool silent =
+      tensor.name.ends_with("attn_output.weight") || tensor.name.ends_with("ffn_down.weight");
+  if (!combine && !silent) return nullptr;
+  const int64_t row_length = tensor.dims[0];
+  const size_t row_bytes = *kernels::row_bytes(type, row_length);
+  return [=](std::span<uint8_t> out) {
+    std::vector<float> row(static_cast<size_t>(row_length));
+    int64_t r = 0;
+    for (size_t offset = 0; offset + row_bytes <= out.size(); offset += row_bytes, ++r) {
+      std::fill(row.begin(), row.end(), 0.0f);
+      if (combine) row[size_t(r)] = 1.0f;  // output r takes embedding element r
+      kernels::quantize_row(type, row.data(), out.data() + offset, row_length);
+    }
+  };
+}
+
 }  // namespace ingot::synth

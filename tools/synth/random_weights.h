@@ -17,4 +17,13 @@ namespace ingot::synth {
 gguf::GgufWriter::Filler random_filler(const PlannedTensor& tensor, kernels::ElementType type,
                                        uint64_t seed);
 
+// --nextn echo: a prediction block that passes its token's embedding
+// through (eh_proj keeps the embedding half as it is; the block's attention
+// and feed-forward outputs are zero), so that through the tied output it
+// drafts the token it was given. A model repeating a token accepts such
+// drafts, which tests of speculative decoding need and random weights
+// never give. Null for the tensors it leaves random.
+gguf::GgufWriter::Filler echo_prediction_filler(const PlannedTensor& tensor,
+                                                kernels::ElementType type);
+
 }  // namespace ingot::synth

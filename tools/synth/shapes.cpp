@@ -13,13 +13,14 @@ constexpr Shape kShapes[] = {
     {"qwen3-0.6b",    "qwen3",  1024,  28,   16,   8,  128,     3072, false, true,   true, 1e6,    40960,  1e-6f},
     {"llama3.2-1b",   "llama",  2048,  16,   32,   8,  64,      8192, false, false,  true, 5e5,    131072, 1e-5f},
     // Qwen3.5's hybrid layout in small: three linear-attention layers, then
-    // one gated full-attention layer; twice as many value heads as key heads.
+    // one gated full-attention layer; twice as many value heads as key heads;
+    // one multi-token-prediction block.
     {"tiny-qwen35",   "qwen35", 256,   4,    4,    2,  64,      512,  false, true,   true, 1e7,    8192,   1e-6f,
-     4, {4, 64, 2, 4}, 16, {3, 3, 2, 0}},
+     4, {4, 64, 2, 4}, 16, {3, 3, 2, 0}, {}, {}, 1},
     // Qwen3.5-2B and Qwen3.5-35B-A3B cut to 12 of its 40 layers, for speed
     // figures (the vocabulary is whatever --vocab-from gives).
     {"qwen3.5-2b",    "qwen35", 2048,  24,   8,    2,  256,     6144, false, true,   true, 1e7,    262144, 1e-6f,
-     4, {4, 128, 16, 16}, 64, {11, 11, 10, 0}},
+     4, {4, 128, 16, 16}, 64, {11, 11, 10, 0}, {}, {}, 1},
     {"qwen3.5-35b-a3b-12l", "qwen35moe", 2048, 12, 16, 2, 256,     512,  false, true,   false, 1e7,   262144, 1e-6f,
      4, {4, 128, 16, 32}, 64, {11, 11, 10, 0}, {256, 8, 512, 512}},
     // Gemma 4 in small: sliding-window layers (window 8, head size 64) and

@@ -69,6 +69,10 @@ struct Shape {
   std::array<int32_t, 4> rope_sections{};  // multimodal RoPE sections, all 0 when unused
   ExpertShape moe{};
   GemmaShape gemma{};
+  // Qwen3.5's multi-token-prediction block after the trunk's layers
+  // (nextn_predict_layers): a full-attention block fed the embedding of a
+  // token and the trunk's hidden state before it.
+  int64_t nextn_layers = 0;
 
   int64_t head_dim_of(int64_t layer) const {
     return gemma.global_every > 0 && gemma.is_sliding(layer) ? gemma.sliding_head_dim : head_dim;

@@ -54,9 +54,9 @@ void plan_experts(const Shape& s, const AddTensor& add) {
   add("ffn_down_shexp.weight", {e.shared_feed_forward, s.hidden}, TensorRole::kFeedForwardDown);
 }
 
-void plan_hybrid_block(const Shape& s, int64_t layer, const AddTensor& add) {
+void plan_hybrid_block(const Shape& s, bool recurrent, const AddTensor& add) {
   add("attn_norm.weight", {s.hidden}, TensorRole::kNorm);
-  if (s.is_recurrent_layer(layer)) {
+  if (recurrent) {
     plan_linear_attention(s, add);
   } else {
     plan_gated_attention(s, add);
@@ -116,12 +116,28 @@ void plan_gemma4_block(const Shape& s, int64_t layer, const AddTensor& add) {
   add("layer_output_scale.weight", {1}, TensorRole::kLayerScale);
 }
 
-void plan_block(const Shape& s, int64_t layer, std::vector<PlannedTensor>& out) {
-  AddTensor add = [&](std::string_view suffix, std::vector<int64_t> dims, TensorRole role) {
+AddTensor layer_adder(int64_t layer, std::vector<PlannedTensor>& out) {
+  return [layer, &out](std::string_view suffix, std::vector<int64_t> dims, TensorRole role) {
     out.push_back({fmt::format("blk.{}.{}", layer, suffix), std::move(dims), role, layer});
   };
+}
+
+// Qwen3.5's prediction block: a full-attention block like the trunk's,
+// whose input is eh_proj [enorm(embedding); hnorm(hidden)], normed at the
+// end by its own shared_head_norm. It shares the embedding and output.
+void plan_nextn_block(const Shape& s, int64_t layer, std::vector<PlannedTensor>& out) {
+  const AddTensor add = layer_adder(layer, out);
+  plan_hybrid_block(s, /*recurrent=*/false, add);
+  add("nextn.eh_proj.weight", {2 * s.hidden, s.hidden}, TensorRole::kOtherWeight);
+  add("nextn.enorm.weight", {s.hidden}, TensorRole::kNorm);
+  add("nextn.hnorm.weight", {s.hidden}, TensorRole::kNorm);
+  add("nextn.shared_head_norm.weight", {s.hidden}, TensorRole::kNorm);
+}
+
+void plan_block(const Shape& s, int64_t layer, std::vector<PlannedTensor>& out) {
+  const AddTensor add = layer_adder(layer, out);
   if (s.full_attention_interval > 0) {
-    plan_hybrid_block(s, layer, add);
+    plan_hybrid_block(s, s.is_recurrent_layer(layer), add);
     return;
   }
   if (s.gemma.global_every > 0) {
@@ -169,6 +185,9 @@ std::vector<PlannedTensor> plan_tensors(const Shape& shape, int64_t vocabulary_s
     tensors.push_back({"rope_freqs.weight", {shape.head_dim / 2}, TensorRole::kRopeFactors, -1});
   }
   for (int64_t layer = 0; layer < shape.layers; ++layer) plan_block(shape, layer, tensors);
+  for (int64_t i = 0; i < shape.nextn_layers; ++i) {
+    plan_nextn_block(shape, shape.layers + i, tensors);
+  }
   tensors.push_back({"output_norm.weight", {shape.hidden}, TensorRole::kNorm, -1});
   if (!shape.tied_output) {
     tensors.push_back({"output.weight", {shape.hidden, vocabulary_size}, TensorRole::kOutput, -1});
