@@ -8,12 +8,17 @@
 namespace ingot::cli {
 namespace {
 
-// Decode tokens per second of one greedy reply (the time after its first
-// token over the tokens after it).
-Result<double> decode_rate(engine::Engine& engine, const std::vector<int32_t>& prompt, int n_gen) {
+// Decode tokens per second of one greedy reply of n_gen tokens (the time
+// after its first token over the tokens after it). The end-of-generation
+// tokens are banned, so that a random model's reply runs its length.
+Result<double> decode_rate(engine::Engine& engine, const tokenizer::Tokenizer& tokenizer,
+                           const std::vector<int32_t>& prompt, int n_gen) {
   engine::GenerationRequest request;
   request.prompt = prompt;
   request.sampling.temperature = 0.0f;
+  for (int32_t id = 0; id < tokenizer.vocab().size(); ++id) {
+    if (tokenizer.is_end_of_generation(id)) request.sampling.logit_bias.emplace_back(id, -1e9f);
+  }
   request.max_tokens = n_gen;
   INGOT_ASSIGN_OR_RETURN(engine::RequestHandle handle, engine.submit(std::move(request)));
   engine::CollectedReply reply = engine::collect_reply(std::move(handle));
@@ -30,10 +35,10 @@ Result<double> mean_rate(model::Model& model, const tokenizer::Tokenizer& tokeni
                          int n_gen, int repetitions, engine::EngineStats* stats) {
   INGOT_ASSIGN_OR_RETURN(std::unique_ptr<engine::Engine> engine,
                          engine::Engine::start(model, tokenizer, options));
-  INGOT_RETURN_IF_ERROR(decode_rate(*engine, prompt, 4).status());  // warm-up
+  INGOT_RETURN_IF_ERROR(decode_rate(*engine, tokenizer, prompt, 8).status());  // warm-up
   double sum = 0;
   for (int r = 0; r < repetitions; ++r) {
-    INGOT_ASSIGN_OR_RETURN(double rate, decode_rate(*engine, prompt, n_gen));
+    INGOT_ASSIGN_OR_RETURN(double rate, decode_rate(*engine, tokenizer, prompt, n_gen));
     sum += rate;
   }
   if (stats) *stats = engine->stats();
