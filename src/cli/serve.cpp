@@ -146,6 +146,10 @@ void register_serve(CLI::App& app, int& exit_code) {
       ->capture_default_str();
   command->add_option("--draft-max", options->draft_max, "Tokens drafted per step with --mtp")
       ->capture_default_str();
+  command
+      ->add_option("--draft-p-min", options->engine.draft_min_probability,
+                   "With --mtp, stop drafting at a draft the block gives less probability")
+      ->capture_default_str();
   command->add_option("--max-body", options->max_body_mib, "Largest request body, MiB")
       ->capture_default_str();
   command

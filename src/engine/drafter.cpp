@@ -1,6 +1,7 @@
 #include "engine/drafter.h"
 
 #include <algorithm>
+#include <cmath>
 
 namespace ingot::engine {
 namespace {
@@ -9,11 +10,21 @@ int32_t argmax(const float* row, int64_t n) {
   return int32_t(std::max_element(row, row + n) - row);
 }
 
+// softmax(row)[best], without writing the row.
+float probability_of(const float* row, int64_t n, int32_t best) {
+  const float top = row[best];
+  double sum = 0;
+  for (int64_t i = 0; i < n; ++i) sum += std::exp(double(row[i] - top));
+  return float(1.0 / sum);
+}
+
 }  // namespace
 
-Drafter::Drafter(model::Model& model, int32_t max_drafts, int64_t n_cells, size_t n_slots)
+Drafter::Drafter(model::Model& model, int32_t max_drafts, float min_probability, int64_t n_cells,
+                 size_t n_slots)
     : model_(model),
       max_drafts_(max_drafts),
+      min_probability_(min_probability),
       n_embd_(model.config().n_embd),
       cache_(model.make_prediction_cache(n_cells)),
       slots_(n_slots) {}
@@ -26,12 +37,19 @@ void Drafter::restart(const Slot& slot, size_t reuse) {
   cache_.truncate(slot.sequence(), int64_t(reuse));
   s.usable = cache_.sequence_length(slot.sequence()) == int64_t(reuse);
   s.length = int64_t(reuse);
+  s.limit = 0;
 }
 
 void Drafter::forget(const Slot& slot) {
   SlotDrafts& s = slots_[size_t(slot.sequence())];
   s = SlotDrafts{};
   cache_.drop(slot.sequence());
+}
+
+void Drafter::record(const Slot& slot, size_t drafted, size_t accepted) {
+  SlotDrafts& s = slots_[size_t(slot.sequence())];
+  const auto next = int64_t(accepted == drafted ? drafted + 1 : accepted + 1);
+  s.limit = std::min<int64_t>(next, max_drafts_);
 }
 
 std::span<const int32_t> Drafter::drafts(const Slot& slot) const {
@@ -82,19 +100,27 @@ void Drafter::catch_up(const SlotStep& step, const model::Logits& trunk, int64_t
   s.hidden_known = true;
   s.length = committed;
   if (!slot.decoding()) return;
-  const int64_t room =
-      std::min({int64_t(max_drafts_), context_size - committed - 1, slot.tokens_left() - 1});
+  const int64_t limit = s.limit > 0 ? s.limit : max_drafts_;
+  const int64_t room = std::min({limit, context_size - committed - 1, slot.tokens_left() - 1});
   if (room <= 0) return;
   batch_.add(slot.decode_token(), committed, sequence, true);
   hidden_.insert(hidden_.end(), s.last_hidden.begin(), s.last_hidden.end());
   drafting_.push_back({sequence, room, batch_.size() - 1, {}});
 }
 
-// One draft per drafting entry of the last prediction batch, in order.
+// One draft per drafting entry of the last prediction batch, in order;
+// an unlikely one ends its slot's drafts.
 void Drafter::take_drafts(const model::Logits& logits) {
   for (size_t i = 0; i < drafting_.size(); ++i) {
     Drafting& d = drafting_[i];
-    slots_[size_t(d.sequence)].tokens.push_back(argmax(logits.row(int64_t(i)), logits.n_vocab));
+    std::vector<int32_t>& tokens = slots_[size_t(d.sequence)].tokens;
+    const float* row = logits.row(int64_t(i));
+    const int32_t best = argmax(row, logits.n_vocab);
+    if (min_probability_ > 0 && probability_of(row, logits.n_vocab, best) < min_probability_) {
+      d.room = int64_t(tokens.size());
+      continue;
+    }
+    tokens.push_back(best);
     d.hidden.assign(logits.hidden + d.entry * n_embd_, logits.hidden + (d.entry + 1) * n_embd_);
   }
 }

@@ -12,6 +12,11 @@
 // committed (its cache is kept equal to the trunk's), then drafts: the
 // slot's sampled token at the next position gives the first draft, and
 // each draft, paired with the block's own hidden state, the next.
+//
+// How many it drafts adapts to how many the slot accepts: one more than
+// its last step accepted (all of them: one more than it drafted), up to
+// the maximum, so that a slot whose drafts fail checks one per step. A
+// draft the block gives less than `min_probability` ends the slot's drafts.
 
 #include <cstdint>
 #include <span>
@@ -27,7 +32,8 @@ namespace ingot::engine {
 class Drafter {
  public:
   // `model` must have a prediction block; `n_cells` as the trunk's cache.
-  Drafter(model::Model& model, int32_t max_drafts, int64_t n_cells, size_t n_slots);
+  Drafter(model::Model& model, int32_t max_drafts, float min_probability, int64_t n_cells,
+          size_t n_slots);
 
   int32_t max_drafts() const { return max_drafts_; }
 
@@ -35,6 +41,8 @@ class Drafter {
   void restart(const Slot& slot, size_t reuse);
   // The slot's sequence was dropped (a failed step).
   void forget(const Slot& slot);
+  // The slot's step checked `drafted` of its drafts and kept `accepted`.
+  void record(const Slot& slot, size_t drafted, size_t accepted);
 
   // The drafts for the slot's next step; empty when there are none.
   std::span<const int32_t> drafts(const Slot& slot) const;
@@ -60,6 +68,7 @@ class Drafter {
     std::vector<float> last_hidden;  // the trunk's state at position length - 1
     bool hidden_known = false;
     bool usable = true;  // false once the block's cache fell behind the trunk's
+    int64_t limit = 0;   // drafts for the next step (adapted), 0: the maximum
   };
 
   void catch_up(const SlotStep& step, const model::Logits& trunk, int64_t context_size);
@@ -68,6 +77,7 @@ class Drafter {
 
   model::Model& model_;
   int32_t max_drafts_;
+  float min_probability_;
   int64_t n_embd_;
   model::KvCache cache_;
   std::vector<SlotDrafts> slots_;  // by sequence id

@@ -25,6 +25,9 @@ Status check_options(const EngineOptions& options) {
   if (options.draft_tokens < 0 || options.draft_tokens > 16) {
     return invalid_argument("--draft-max must be between 0 and 16");
   }
+  if (!(options.draft_min_probability >= 0.0f && options.draft_min_probability <= 1.0f)) {
+    return invalid_argument("--draft-p-min must be between 0 and 1");
+  }
   return {};
 }
 
@@ -65,7 +68,8 @@ Engine::Engine(model::Model& model, const tokenizer::Tokenizer& tokenizer, Engin
   drafts_in_batch_.resize(slots_.size());
   if (options.draft_tokens > 0) {
     drafter_ =
-        std::make_unique<Drafter>(model, options.draft_tokens, cache_.capacity(), slots_.size());
+        std::make_unique<Drafter>(model, options.draft_tokens, options.draft_min_probability,
+                                  cache_.capacity(), slots_.size());
   }
   if (options.prepare_grammar) make_masker();
 }
@@ -196,6 +200,7 @@ void Engine::verify_drafts(const model::Logits& logits) {
     }
     drafted_ += int64_t(drafts_in_batch_[i]);
     accepted_ += int64_t(accepted);
+    drafter_->record(slot, drafts_in_batch_[i], accepted);
     cache_.truncate(slot.sequence(), slot.position());
   }
 }
@@ -350,7 +355,8 @@ void Engine::build_batch() {
     std::span<const int32_t> drafts =
         drafter_ ? drafter_->drafts(slot) : std::span<const int32_t>();
     drafts = drafts.first(std::min(drafts.size(), budget - 1));
-    // A drafted token may be refused: the recurrent state after each is kept.
+    // A drafted token may be refused: the recurrent state is kept after
+    // each entry but the last (when all stand, the live state is the one).
     const bool checkpoint = !drafts.empty();
     first_entry_[i] = batch_.size();
     first_position_[i] = slot.position();
@@ -359,7 +365,7 @@ void Engine::build_batch() {
     logits_rows_.push_back({&slot, true});
     for (size_t j = 0; j < drafts.size(); ++j) {
       batch_.add(drafts[j], slot.position() + 1 + static_cast<int64_t>(j), slot.sequence(), true,
-                 checkpoint);
+                 j + 1 < drafts.size());
       logits_rows_.push_back({&slot, false, true});
     }
     decode_in_batch_[i] = 1;

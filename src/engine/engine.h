@@ -41,6 +41,9 @@ struct EngineOptions {
   // this many tokens drafted for each decoding slot and checked in its
   // next step (Drafter); 0 leaves it off.
   int32_t draft_tokens = 0;
+  // A draft the block gives less probability than this ends the slot's
+  // drafts for the step (--draft-p-min).
+  float draft_min_probability = 0.0f;
 };
 
 struct EngineStats {
