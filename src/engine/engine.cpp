@@ -67,9 +67,8 @@ Engine::Engine(model::Model& model, const tokenizer::Tokenizer& tokenizer, Engin
   first_row_.resize(slots_.size());
   drafts_in_batch_.resize(slots_.size());
   if (options.draft_tokens > 0) {
-    drafter_ =
-        std::make_unique<Drafter>(model, options.draft_tokens, options.draft_min_probability,
-                                  cache_.capacity(), slots_.size());
+    drafter_ = std::make_unique<Drafter>(model, options.draft_tokens, options.draft_min_probability,
+                                         cache_.capacity(), slots_.size());
   }
   if (options.prepare_grammar) make_masker();
 }
