@@ -34,7 +34,8 @@ struct BenchOptions {
   int threads = ThreadPool::default_thread_count();
   int parallel = 1;
   bool json = false;
-  int mtp_drafts = 0;  // --mtp: also decode through the engine with this many drafts
+  bool mtp = false;  // also decode through the engine with and without drafts
+  int draft_max = 3;
 };
 
 struct TestResult {
@@ -218,7 +219,7 @@ void print_json(const ModelFacts& facts, const BenchOptions& options,
 
 int report_drafts(model::Model& model, const BenchOptions& options) {
   auto drafts =
-      bench_drafts(model, options.n_gen, options.mtp_drafts, options.threads, options.repetitions);
+      bench_drafts(model, options.n_gen, options.draft_max, options.threads, options.repetitions);
   if (!drafts.ok()) {
     std::fprintf(stderr, "error: %s\n", drafts.error().describe().c_str());
     return 1;
@@ -227,7 +228,7 @@ int report_drafts(model::Model& model, const BenchOptions& options) {
   std::printf(
       "\ntg%d through the engine: %.2f t/s; with --mtp (%d drafts per step): %.2f t/s (%.2fx), "
       "%lld of %lld drafts accepted (%.1f%%)\n",
-      options.n_gen, drafts->plain_tokens_per_second, options.mtp_drafts,
+      options.n_gen, drafts->plain_tokens_per_second, options.draft_max,
       drafts->drafted_tokens_per_second,
       drafts->drafted_tokens_per_second / drafts->plain_tokens_per_second,
       static_cast<long long>(drafts->accepted), static_cast<long long>(drafts->drafted),
@@ -259,7 +260,7 @@ int bench(const BenchOptions& options) {
   } else {
     print_table(facts, options, results);
   }
-  if (options.mtp_drafts > 0 && options.n_gen > 1) return report_drafts(**loaded, options);
+  if (options.mtp && options.n_gen > 1) return report_drafts(**loaded, options);
   return 0;
 }
 
@@ -287,10 +288,11 @@ void register_bench(CLI::App& app, int& exit_code) {
       ->capture_default_str()
       ->check(CLI::Range(1, 256));
   command->add_flag("--json", options->json, "Print the results as JSON");
-  command
-      ->add_option("--mtp", options->mtp_drafts,
-                   "Also decode through the engine drafting this many tokens per step with the "
-                   "model's multi-token-prediction block, and without")
+  command->add_flag("--mtp", options->mtp,
+                    "Also decode through the engine with the model's multi-token-prediction "
+                    "drafts, and without");
+  command->add_option("--draft-max", options->draft_max, "Tokens drafted per step with --mtp")
+      ->capture_default_str()
       ->check(CLI::Range(1, 16));
   command->callback([options, &exit_code] { exit_code = bench(*options); });
 }

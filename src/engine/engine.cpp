@@ -60,12 +60,7 @@ Engine::Engine(model::Model& model, const tokenizer::Tokenizer& tokenizer, Engin
       cache_(model.make_cache(context_size_ * options.parallel)) {
   slots_.reserve(static_cast<size_t>(options.parallel));
   for (int32_t i = 0; i < options.parallel; ++i) slots_.emplace_back(i, tokenizer_);
-  prefill_in_batch_.resize(slots_.size());
-  decode_in_batch_.resize(slots_.size());
-  first_entry_.resize(slots_.size());
-  first_position_.resize(slots_.size());
-  first_row_.resize(slots_.size());
-  drafts_in_batch_.resize(slots_.size());
+  in_batch_.resize(slots_.size());
   if (options.draft_tokens > 0) {
     drafter_ = std::make_unique<Drafter>(model, options.draft_tokens, options.draft_min_probability,
                                          cache_.capacity(), slots_.size());
@@ -165,8 +160,8 @@ void Engine::step() {
   }
   for (size_t i = 0; i < slots_.size(); ++i) {
     Slot& slot = slots_[i];
-    if (prefill_in_batch_[i] > 0) slot.committed_prefill(prefill_in_batch_[i]);
-    if (decode_in_batch_[i]) slot.committed_decode();
+    if (in_batch_[i].prefill > 0) slot.committed_prefill(in_batch_[i].prefill);
+    if (in_batch_[i].decodes) slot.committed_decode();
   }
   keep_recurrent_snapshots();
   score_prompts(*logits);
@@ -186,20 +181,20 @@ void Engine::step() {
 // to its checkpoint there).
 void Engine::verify_drafts(const model::Logits& logits) {
   for (size_t i = 0; i < slots_.size(); ++i) {
-    if (drafts_in_batch_[i] == 0) continue;
+    const SlotInBatch& carried = in_batch_[i];
+    if (carried.drafts == 0) continue;
     Slot& slot = slots_[i];
     std::span<const int32_t> drafts = drafter_->drafts(slot);
     size_t accepted = 0;
-    while (accepted < drafts_in_batch_[i] && slot.busy() &&
-           slot.decode_token() == drafts[accepted]) {
+    while (accepted < carried.drafts && slot.busy() && slot.decode_token() == drafts[accepted]) {
       slot.committed_decode();
-      slot.draw(logits.row(first_row_[i] + 1 + int64_t(accepted)), logits.n_vocab);
+      slot.draw(logits.row(carried.first_row + 1 + int64_t(accepted)), logits.n_vocab);
       ++accepted;
       if (slot.take_drawn(context_size_)) break;
     }
-    drafted_ += int64_t(drafts_in_batch_[i]);
+    drafted_ += int64_t(carried.drafts);
     accepted_ += int64_t(accepted);
-    drafter_->record(slot, drafts_in_batch_[i], accepted);
+    drafter_->record(slot, carried.drafts, accepted);
     cache_.truncate(slot.sequence(), slot.position());
   }
 }
@@ -209,8 +204,8 @@ void Engine::verify_drafts(const model::Logits& logits) {
 void Engine::make_drafts(const model::Logits& logits) {
   slot_steps_.clear();
   for (size_t i = 0; i < slots_.size(); ++i) {
-    if (prefill_in_batch_[i] == 0 && !decode_in_batch_[i]) continue;
-    slot_steps_.push_back({&slots_[i], first_entry_[i], first_position_[i]});
+    if (!in_batch_[i].any()) continue;
+    slot_steps_.push_back({&slots_[i], in_batch_[i].first_entry, in_batch_[i].first_position});
   }
   Status drafted = drafter_->draft(slot_steps_, logits, context_size_, pool_);
   if (!drafted.ok()) {
@@ -231,7 +226,7 @@ void Engine::score_prompts(const model::Logits& logits) {
     }
   }
   for (size_t i = 0; i < slots_.size(); ++i) {
-    if (prefill_in_batch_[i] > 0 && !slots_[i].prefilling()) slots_[i].prompt_done();
+    if (in_batch_[i].prefill > 0 && !slots_[i].prefilling()) slots_[i].prompt_done();
   }
   draw_rows_.clear();
   for (int64_t row = 0; row < logits.n_rows; ++row) {
@@ -344,9 +339,7 @@ Slot& Engine::choose_slot(const std::vector<int32_t>& prompt) {
 void Engine::build_batch() {
   batch_.clear();
   logits_rows_.clear();
-  std::fill(prefill_in_batch_.begin(), prefill_in_batch_.end(), 0);
-  std::fill(decode_in_batch_.begin(), decode_in_batch_.end(), 0);
-  std::fill(drafts_in_batch_.begin(), drafts_in_batch_.end(), 0);
+  std::fill(in_batch_.begin(), in_batch_.end(), SlotInBatch{});
   auto budget = static_cast<size_t>(options_.batch_size);
   for (size_t i = 0; i < slots_.size() && budget > 0; ++i) {
     Slot& slot = slots_[i];
@@ -357,9 +350,9 @@ void Engine::build_batch() {
     // A drafted token may be refused: the recurrent state is kept after
     // each entry but the last (when all stand, the live state is the one).
     const bool checkpoint = !drafts.empty();
-    first_entry_[i] = batch_.size();
-    first_position_[i] = slot.position();
-    first_row_[i] = static_cast<int64_t>(logits_rows_.size());
+    in_batch_[i].first_entry = batch_.size();
+    in_batch_[i].first_position = slot.position();
+    in_batch_[i].first_row = static_cast<int64_t>(logits_rows_.size());
     batch_.add(slot.decode_token(), slot.position(), slot.sequence(), true, checkpoint);
     logits_rows_.push_back({&slot, true});
     for (size_t j = 0; j < drafts.size(); ++j) {
@@ -367,15 +360,15 @@ void Engine::build_batch() {
                  j + 1 < drafts.size());
       logits_rows_.push_back({&slot, false, true});
     }
-    decode_in_batch_[i] = 1;
-    drafts_in_batch_[i] = drafts.size();
+    in_batch_[i].decodes = true;
+    in_batch_[i].drafts = drafts.size();
     budget -= 1 + drafts.size();
   }
   for (size_t i = 0; i < slots_.size() && budget > 0; ++i) {
     Slot& slot = slots_[i];
     if (!slot.prefilling()) continue;
-    first_entry_[i] = batch_.size();
-    first_position_[i] = slot.position();
+    in_batch_[i].first_entry = batch_.size();
+    in_batch_[i].first_position = slot.position();
     std::span<const int32_t> chunk = slot.next_prefill(prefill_budget(slot, budget));
     bool completes = chunk.size() == slot.prefill_remaining();
     for (size_t j = 0; j < chunk.size(); ++j) {
@@ -385,7 +378,7 @@ void Engine::build_batch() {
                  wants_logits);
       if (wants_logits) logits_rows_.push_back({&slot, draws});
     }
-    prefill_in_batch_[i] = chunk.size();
+    in_batch_[i].prefill = chunk.size();
     budget -= chunk.size();
   }
   if (drafter_) batch_.keep_hidden();
@@ -406,7 +399,7 @@ size_t Engine::prefill_budget(const Slot& slot, size_t budget) const {
 void Engine::keep_recurrent_snapshots() {
   if (cache_.recurrent().empty_shape()) return;
   for (size_t i = 0; i < slots_.size(); ++i) {
-    if (prefill_in_batch_[i] == 0) continue;
+    if (in_batch_[i].prefill == 0) continue;
     const Slot& slot = slots_[i];
     const int64_t length = cache_.sequence_length(slot.sequence());
     if (!slot.prefilling() || length % int64_t(kSnapshotInterval) == 0) {
@@ -418,7 +411,7 @@ void Engine::keep_recurrent_snapshots() {
 void Engine::fail_batch(const Error& error) {
   for (size_t i = 0; i < slots_.size(); ++i) {
     Slot& slot = slots_[i];
-    if (prefill_in_batch_[i] == 0 && !decode_in_batch_[i]) continue;
+    if (!in_batch_[i].any()) continue;
     slot.fail(error);
     cache_.drop(slot.sequence());
     if (drafter_) drafter_->forget(slot);

@@ -130,16 +130,20 @@ class Engine {
   };
   std::vector<LogitsRow> logits_rows_;
   std::vector<int64_t> draw_rows_;  // the rows that draw, in order
-  // Per slot: how many prefill tokens this batch carries for it, and
-  // whether it carries the slot's next decode token.
-  std::vector<size_t> prefill_in_batch_;
-  std::vector<uint8_t> decode_in_batch_;
-  // Per slot: its first entry and position in the batch, its first logits
-  // row, and how many drafts the batch checks for it.
-  std::vector<int64_t> first_entry_;
-  std::vector<int64_t> first_position_;
-  std::vector<int64_t> first_row_;
-  std::vector<size_t> drafts_in_batch_;
+  // What this batch carries for each slot: prefill tokens, or its next
+  // decode token and the drafts checked after it; where its entries start
+  // (entry, position) and, for a decoding slot, its first logits row.
+  struct SlotInBatch {
+    size_t prefill = 0;
+    bool decodes = false;
+    size_t drafts = 0;
+    int64_t first_entry = 0;
+    int64_t first_position = 0;
+    int64_t first_row = 0;
+
+    bool any() const { return prefill > 0 || decodes; }
+  };
+  std::vector<SlotInBatch> in_batch_;  // by slot
   std::unique_ptr<Drafter> drafter_;
   std::vector<Drafter::SlotStep> slot_steps_;
   // Built at start (prepare_grammar) or at the first request with a

@@ -48,14 +48,21 @@ ForwardPass::ForwardPass(const ModelConfig& config, const ModelWeights& weights)
 }
 
 ForwardPass::AttentionShape ForwardPass::attention_shape(int64_t layer) const {
+  AttentionShape s = kind_shape(config_.is_sliding(layer));
+  s.kv_layer = config_.kind_index[size_t(layer)];
+  s.own_kv = config_.kv_source[size_t(layer)] == layer;
+  return s;
+}
+
+// A sliding-window or global layer's shape, reading and writing KV layer 0.
+ForwardPass::AttentionShape ForwardPass::kind_shape(bool sliding) const {
   const ModelConfig& c = config_;
   AttentionShape s;
-  s.head_dim = c.head_dim_of(layer);
+  s.head_dim = sliding ? c.gemma.sliding_head_dim : c.head_dim;
   s.q_dim = c.n_heads * s.head_dim;
   s.kv_dim = c.n_kv_heads * s.head_dim;
-  s.kv_layer = c.kind_index[size_t(layer)];
-  s.own_kv = c.kv_source[size_t(layer)] == layer;
-  const bool sliding = c.is_sliding(layer);
+  s.kv_layer = 0;
+  s.own_kv = true;
   s.window = sliding ? c.gemma.window : 0;
   s.rope = sliding ? &sliding_rope_ : &rope_;
   s.cos = sliding ? sliding_cos_.data() : rope_cos_.data();

@@ -61,6 +61,7 @@ class ForwardPass {
     float scale;
   };
   AttentionShape attention_shape(int64_t layer) const;
+  AttentionShape kind_shape(bool sliding) const;
 
   // Where each entry's keys and values go, and the blocks its attention reads.
   struct Placement {

@@ -2,7 +2,6 @@
 // (see PredictionWeights), as llama.cpp's qwen35 MTP graph computes it.
 
 #include <algorithm>
-#include <cmath>
 
 #include "kernels/ops_norm.h"
 #include "model/forward_pass.h"
@@ -22,17 +21,8 @@ Result<Logits> ForwardPass::run_prediction(const Batch& batch, const float* hidd
   compute_rope_angles(batch);
   n_rows_ = n_tokens;
   for (int64_t t = 0; t < n_tokens; ++t) rows_[t] = t;
-  AttentionShape s;
-  s.head_dim = config_.head_dim;
-  s.q_dim = config_.q_dim();
-  s.kv_dim = config_.kv_dim();
-  s.kv_layer = 0;  // the block's cache holds its layer alone
-  s.own_kv = true;
-  s.window = 0;
-  s.rope = &rope_;
-  s.cos = rope_cos_.data();
-  s.sin = rope_sin_.data();
-  s.scale = 1.0f / std::sqrt(float(s.head_dim));
+  // A global layer's shape; the block's cache holds its layer alone.
+  const AttentionShape s = kind_shape(/*sliding=*/false);
   attention_block(p.block, s, !batch.keeps_hidden(), batch, cache, pool);
   if (n_rows_ > 0) feed_forward_block(p.block, n_rows_, pool);
   return output(batch, p.head_norm, p.head, pool);

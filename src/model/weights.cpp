@@ -110,17 +110,31 @@ struct LayerTensors {
   }
 };
 
+// Each expert's gate, up and down matrices, from the stacked
+// ffn_{gate,up,down}_exps tensors (both kinds of mixture store them so).
+Status bind_stacked_experts(const LayerTensors& blk, const ModelConfig& c, bool gate_and_up,
+                            LayerWeights& layer) {
+  const ExpertConfig& e = c.experts;
+  auto stacked = [&](std::string_view suffix, int64_t rows, int64_t cols) {
+    return bind_experts(blk.file, blk.name(suffix), e.count, rows, cols);
+  };
+  if (gate_and_up) {
+    INGOT_ASSIGN_OR_RETURN(layer.expert_gate,
+                           stacked("ffn_gate_exps.weight", e.feed_forward, c.n_embd));
+    INGOT_ASSIGN_OR_RETURN(layer.expert_up,
+                           stacked("ffn_up_exps.weight", e.feed_forward, c.n_embd));
+  }
+  INGOT_ASSIGN_OR_RETURN(layer.expert_down,
+                         stacked("ffn_down_exps.weight", c.n_embd, e.feed_forward));
+  return {};
+}
+
 Status bind_expert_feed_forward(const gguf::GgufFile& file, const ModelConfig& c, int64_t i,
                                 LayerWeights& layer) {
   const LayerTensors blk{file, i};
   const ExpertConfig& e = c.experts;
   INGOT_ASSIGN_OR_RETURN(layer.router, blk.matrix("ffn_gate_inp.weight", e.count, c.n_embd));
-  INGOT_ASSIGN_OR_RETURN(layer.expert_gate, bind_experts(file, blk.name("ffn_gate_exps.weight"),
-                                                         e.count, e.feed_forward, c.n_embd));
-  INGOT_ASSIGN_OR_RETURN(layer.expert_up, bind_experts(file, blk.name("ffn_up_exps.weight"),
-                                                       e.count, e.feed_forward, c.n_embd));
-  INGOT_ASSIGN_OR_RETURN(layer.expert_down, bind_experts(file, blk.name("ffn_down_exps.weight"),
-                                                         e.count, c.n_embd, e.feed_forward));
+  INGOT_RETURN_IF_ERROR(bind_stacked_experts(blk, c, /*gate_and_up=*/true, layer));
   INGOT_ASSIGN_OR_RETURN(layer.shared_expert_gate,
                          blk.vector("ffn_gate_inp_shexp.weight", c.n_embd));
   INGOT_ASSIGN_OR_RETURN(layer.gate, blk.matrix("ffn_gate_shexp.weight", c.n_ff, c.n_embd));
@@ -169,7 +183,8 @@ Status bind_gemma4_experts(const gguf::GgufFile& file, const ModelConfig& c, int
   INGOT_ASSIGN_OR_RETURN(layer.experts_norm, blk.vector("pre_ffw_norm_2.weight", c.n_embd));
   INGOT_ASSIGN_OR_RETURN(layer.dense_post_norm, blk.vector("post_ffw_norm_1.weight", c.n_embd));
   INGOT_ASSIGN_OR_RETURN(layer.experts_post_norm, blk.vector("post_ffw_norm_2.weight", c.n_embd));
-  if (blk.has("ffn_gate_up_exps.weight")) {
+  const bool fused = blk.has("ffn_gate_up_exps.weight");
+  if (fused) {
     INGOT_ASSIGN_OR_RETURN(std::vector<WeightMatrix> both,
                            bind_experts(file, blk.name("ffn_gate_up_exps.weight"), e.count,
                                         2 * e.feed_forward, c.n_embd));
@@ -179,14 +194,8 @@ Status bind_gemma4_experts(const gguf::GgufFile& file, const ModelConfig& c, int
       w.data = static_cast<const uint8_t*>(w.data) + size_t(e.feed_forward) * w.row_stride;
       layer.expert_up.push_back(w);
     }
-  } else {
-    INGOT_ASSIGN_OR_RETURN(layer.expert_gate, bind_experts(file, blk.name("ffn_gate_exps.weight"),
-                                                           e.count, e.feed_forward, c.n_embd));
-    INGOT_ASSIGN_OR_RETURN(layer.expert_up, bind_experts(file, blk.name("ffn_up_exps.weight"),
-                                                         e.count, e.feed_forward, c.n_embd));
   }
-  INGOT_ASSIGN_OR_RETURN(layer.expert_down, bind_experts(file, blk.name("ffn_down_exps.weight"),
-                                                         e.count, c.n_embd, e.feed_forward));
+  INGOT_RETURN_IF_ERROR(bind_stacked_experts(blk, c, /*gate_and_up=*/!fused, layer));
   if (blk.has("ffn_down_exps.scale")) {
     INGOT_ASSIGN_OR_RETURN(layer.expert_output_scale, blk.vector("ffn_down_exps.scale", e.count));
   }

@@ -61,6 +61,15 @@ class SpeculativeEngineTest : public ::testing::Test {
     return out;
   }
 
+  // Each request alone on an engine without drafts: the replies to match.
+  static std::vector<std::vector<int32_t>> solo_replies(
+      const std::vector<GenerationRequest>& requests) {
+    auto engine = start(1, 0);
+    std::vector<std::vector<int32_t>> out;
+    for (const GenerationRequest& r : requests) out.push_back(replies(*engine, {r})[0]);
+    return out;
+  }
+
   static std::vector<GenerationRequest> prompts(int32_t max_tokens, float temperature = 0.0f) {
     std::vector<GenerationRequest> out;
     for (const char* text : {"Hello, world!", "The quick brown fox", "Once upon a time",
@@ -75,11 +84,7 @@ class SpeculativeEngineTest : public ::testing::Test {
 
 TEST_F(SpeculativeEngineTest, GreedyRepliesWithDraftsEqualThoseWithout) {
   const std::vector<GenerationRequest> requests = prompts(24);
-  std::vector<std::vector<int32_t>> plain;
-  {
-    auto engine = start(1, 0);
-    for (const GenerationRequest& r : requests) plain.push_back(replies(*engine, {r})[0]);
-  }
+  const std::vector<std::vector<int32_t>> plain = solo_replies(requests);
   auto engine = start(1, 3);
   for (size_t i = 0; i < requests.size(); ++i) {
     EXPECT_EQ(replies(*engine, {requests[i]})[0], plain[i]) << i;
@@ -91,11 +96,7 @@ TEST_F(SpeculativeEngineTest, GreedyRepliesWithDraftsEqualThoseWithout) {
 
 TEST_F(SpeculativeEngineTest, SlotsDecodingTogetherWithDraftsMatchTheirSoloRuns) {
   const std::vector<GenerationRequest> requests = prompts(16);
-  std::vector<std::vector<int32_t>> plain;
-  {
-    auto engine = start(1, 0);
-    for (const GenerationRequest& r : requests) plain.push_back(replies(*engine, {r})[0]);
-  }
+  const std::vector<std::vector<int32_t>> plain = solo_replies(requests);
   auto engine = start(4, 2);
   EXPECT_EQ(replies(*engine, requests), plain);
   EXPECT_GT(engine->stats().accepted_drafts, 0);
@@ -117,11 +118,7 @@ TEST_F(SpeculativeEngineTest, AGrammarHoldsOverDraftedTokens) {
   auto grammar = sampling::grammar::parse_gbnf(sampling::grammar::kJsonObjectGbnf);
   ASSERT_TRUE(grammar.ok()) << grammar.error().describe();
   json.sampling.grammar = *grammar;
-  std::vector<int32_t> plain;
-  {
-    auto engine = start(1, 0);
-    plain = replies(*engine, {json})[0];
-  }
+  const std::vector<int32_t> plain = solo_replies({json})[0];
   auto engine = start(1, 3);
   EXPECT_EQ(replies(*engine, {json})[0], plain);
 }
