@@ -114,27 +114,46 @@ void LinearAttention::prepare_heads(const LayerWeights& w, int64_t n_tokens) {
   }
 }
 
-// One task per value head: each walks the batch in order, so a sequence's
-// tokens update its state one after another.
+// One task per value head: each walks the batch in runs of one sequence's
+// tokens, which the delta rule takes chunkwise, in order.
 void LinearAttention::apply_delta_rule(int64_t n_tokens, ThreadPool& pool) {
   const LinearAttentionConfig& l = config_.linear;
   const int64_t n = l.state_size, channels = l.conv_channels();
   pool.parallel_for(l.value_heads, 1, [&](int64_t begin, int64_t end) {
     for (int64_t h = begin; h < end; ++h) {
       const int64_t key_head = h % l.key_heads;
-      for (int64_t t = 0; t < n_tokens; ++t) {
-        const float* row = mixed_.data() + t * channels;
-        const float* q = row + key_head * n;
-        const float* k = row + l.key_dim() + key_head * n;
-        const float* v = row + 2 * l.key_dim() + h * n;
-        float* state = states_[t] + h * n * n;
-        kernels::delta_rule_step(state, q, k, v, decay_[t * l.value_heads + h],
-                                 beta_[t * l.value_heads + h], n,
-                                 heads_.data() + t * l.value_dim() + h * n);
-        if (state_copies_[t] != nullptr) std::copy_n(state, n * n, state_copies_[t] + h * n * n);
+      for (int64_t first = 0; first < n_tokens;) {
+        const int64_t last = run_end(first, n_tokens);
+        const float* row = mixed_.data() + first * channels;
+        const kernels::DeltaRuleRun run{.q = row + key_head * n,
+                                        .k = row + l.key_dim() + key_head * n,
+                                        .v = row + 2 * l.key_dim() + h * n,
+                                        .qkv_stride = channels,
+                                        .log_decay = decay_.data() + first * l.value_heads + h,
+                                        .beta = beta_.data() + first * l.value_heads + h,
+                                        .gate_stride = l.value_heads,
+                                        .out = heads_.data() + first * l.value_dim() + h * n,
+                                        .out_stride = l.value_dim(),
+                                        .tokens = last - first};
+        float* state = states_[first] + h * n * n;
+        kernels::delta_rule_run(state, run, n);
+        if (state_copies_[last - 1] != nullptr) {
+          std::copy_n(state, n * n, state_copies_[last - 1] + h * n * n);
+        }
+        first = last;
       }
     }
   });
+}
+
+// A run goes on while the entries are the same sequence's and no entry
+// before the next one wants its state kept (a checkpoint ends the run).
+int64_t LinearAttention::run_end(int64_t first, int64_t n_tokens) const {
+  int64_t last = first + 1;
+  while (last < n_tokens && states_[last] == states_[first] && state_copies_[last - 1] == nullptr) {
+    ++last;
+  }
+  return last;
 }
 
 void LinearAttention::gate_output(const LayerWeights& w, int64_t n_tokens) {

@@ -41,6 +41,7 @@ class LinearAttention {
   void convolve(const LayerWeights& w, int64_t n_tokens, ThreadPool& pool);
   void prepare_heads(const LayerWeights& w, int64_t n_tokens);
   void apply_delta_rule(int64_t n_tokens, ThreadPool& pool);
+  int64_t run_end(int64_t first, int64_t n_tokens) const;
   void gate_output(const LayerWeights& w, int64_t n_tokens);
 
   const ModelConfig& config_;

@@ -75,6 +75,100 @@ TEST(DeltaRule, Avx512MatchesScalarOnEveryTailShape) {
   }
 }
 
+// A run's inputs laid out as the model lays them out: q, k and v of a
+// token in one row of a wider matrix, the gates in rows of their own.
+struct RunInputs {
+  int64_t n, tokens, stride, gate_stride = 3;
+  std::vector<float> rows, log_decays, betas, outs;
+
+  RunInputs(int64_t n_, int64_t tokens_, std::mt19937& rng, float decay_scale)
+      : n(n_), tokens(tokens_), stride(3 * n_ + 5) {
+    rows = random_values(static_cast<size_t>(tokens * stride), rng);
+    for (int64_t t = 0; t < tokens; ++t) {  // unit q and k, as the model's L2 norm makes them
+      for (int64_t part = 0; part < 2; ++part) {
+        float* x = rows.data() + t * stride + part * n;
+        double sum = 0;
+        for (int64_t i = 0; i < n; ++i) sum += double(x[i]) * x[i];
+        for (int64_t i = 0; i < n; ++i) x[i] = float(x[i] / std::sqrt(sum));
+      }
+    }
+    std::uniform_real_distribution<float> unit(0.0f, 1.0f);
+    log_decays.resize(static_cast<size_t>(tokens * gate_stride));
+    betas.resize(log_decays.size());
+    for (float& g : log_decays) g = -decay_scale * unit(rng);
+    for (float& b : betas) b = unit(rng);
+    outs.assign(static_cast<size_t>(tokens * n), 0.0f);
+  }
+
+  DeltaRuleRun run() {
+    return {rows.data(),  rows.data() + n, rows.data() + 2 * n, stride, log_decays.data(),
+            betas.data(), gate_stride,     outs.data(),         n,      tokens};
+  }
+
+  // The same tokens one step at a time: the definition the chunks must meet.
+  std::vector<float> stepwise(std::vector<float>& state) const {
+    std::vector<float> out(static_cast<size_t>(tokens * n));
+    for (int64_t t = 0; t < tokens; ++t) {
+      const float* row = rows.data() + t * stride;
+      scalar::delta_rule_step(state.data(), row, row + n, row + 2 * n, log_decays[t * gate_stride],
+                              betas[t * gate_stride], n, out.data() + t * n);
+    }
+    return out;
+  }
+};
+
+void expect_close(const std::vector<float>& expected, const std::vector<float>& actual,
+                  const char* what) {
+  ASSERT_EQ(expected.size(), actual.size());
+  for (size_t i = 0; i < expected.size(); ++i) {
+    ASSERT_NEAR(expected[i], actual[i], 2e-4f * (1.0f + std::fabs(expected[i])))
+        << what << " " << i;
+  }
+}
+
+using ChunkKernel = void (*)(float*, const DeltaRuleRun&, int64_t);
+
+void check_chunks_match_steps(ChunkKernel chunk) {
+  for (int64_t n : {1, 7, 16, 33, 128}) {
+    for (int64_t tokens :
+         {int64_t{1}, int64_t{2}, int64_t{3}, int64_t{9}, int64_t{17}, kDeltaRuleChunk}) {
+      for (float decay_scale : {0.05f, 3.0f, 40.0f}) {  // up to decays e^-40 per token
+        std::mt19937 rng{uint32_t(n * 1000 + tokens)};
+        RunInputs inputs(n, tokens, rng, decay_scale);
+        const auto start = random_values(static_cast<size_t>(n * n), rng, 0.3f);
+        std::vector<float> stepped = start, chunked = start;
+        const auto expected = inputs.stepwise(stepped);
+        chunk(chunked.data(), inputs.run(), n);
+        SCOPED_TRACE(testing::Message()
+                     << "n " << n << " tokens " << tokens << " decay " << decay_scale);
+        expect_close(expected, inputs.outs, "output");
+        expect_close(stepped, chunked, "state");
+      }
+    }
+  }
+}
+
+TEST(DeltaRuleChunk, ScalarMatchesTheTokensOneByOne) {
+  check_chunks_match_steps(scalar::delta_rule_chunk);
+}
+
+TEST(DeltaRuleChunk, Avx512MatchesTheTokensOneByOne) {
+  if (!isa_available(Isa::kAvx512)) GTEST_SKIP() << "AVX-512 is not available on this CPU";
+  check_chunks_match_steps(avx512::delta_rule_chunk);
+}
+
+TEST(DeltaRuleRun, ARunLongerThanAChunkGoesOnFromWhereTheLastChunkLeftTheState) {
+  constexpr int64_t n = 32, tokens = 2 * kDeltaRuleChunk + 5;
+  std::mt19937 rng(5);
+  RunInputs inputs(n, tokens, rng, 0.5f);
+  const auto start = random_values(static_cast<size_t>(n * n), rng, 0.3f);
+  std::vector<float> stepped = start, run = start;
+  const auto expected = inputs.stepwise(stepped);
+  delta_rule_run(run.data(), inputs.run(), n);
+  expect_close(expected, inputs.outs, "output");
+  expect_close(stepped, run, "state");
+}
+
 TEST(CausalConv, EachOutputMixesTheLastKernelInputsOfItsChannel) {
   constexpr int64_t channels = 3, kernel = 4, tokens = 6;
   std::mt19937 rng(11);
