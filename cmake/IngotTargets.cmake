@@ -43,6 +43,14 @@ function(ingot_layer name)
   ingot_warnings(ingot_${name})
 endfunction()
 
+# ingot_test_code(target): code that drives the product rather than being it
+# (test suites, their support, ingot-synth); see INGOT_UNSANITIZED_TEST_CODE.
+function(ingot_test_code target)
+  if(INGOT_UNSANITIZED_TEST_CODE)
+    target_compile_options(${target} PRIVATE -fno-sanitize=all)
+  endif()
+endfunction()
+
 # ingot_test_suite(name DEPS ... [PRECOMPILE headers...]): tests/<name>/*_test.cpp
 # become one binary.
 function(ingot_test_suite name)
@@ -56,6 +64,7 @@ function(ingot_test_suite name)
   target_include_directories(${name}_tests PRIVATE ${CMAKE_CURRENT_SOURCE_DIR})
   target_link_libraries(${name}_tests PRIVATE ingot_test_support ${ARG_DEPS} GTest::gtest GTest::gmock GTest::gtest_main)
   ingot_warnings(${name}_tests)
+  ingot_test_code(${name}_tests)
   # Not at -O3: there, GCC 12.2 reports std::string's operator+ in a test
   # as an out-of-bounds memcpy (GCC bug 105329) once a precompiled gtest
   # header changes what it inlines. The release tests build fast anyway;
