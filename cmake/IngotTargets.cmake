@@ -45,7 +45,12 @@ endfunction()
 
 # ingot_test_code(target): code that drives the product rather than being it
 # (test suites, their support, ingot-synth); see INGOT_UNSANITIZED_TEST_CODE.
+# INGOT_UNDER_SANITIZERS tells a test that the code it calls is sanitized
+# (its own file may not be, so __SANITIZE_ADDRESS__ cannot say).
 function(ingot_test_code target)
+  if(CMAKE_CXX_FLAGS MATCHES "-fsanitize=[^ ]*address")
+    target_compile_definitions(${target} PRIVATE INGOT_UNDER_SANITIZERS=1)
+  endif()
   if(INGOT_UNSANITIZED_TEST_CODE)
     target_compile_options(${target} PRIVATE -fno-sanitize=all)
   endif()

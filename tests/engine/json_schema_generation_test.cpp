@@ -29,7 +29,7 @@ using Json = nlohmann::ordered_json;
 using sampling::grammar::Grammar;
 using sampling::grammar::GrammarMatcher;
 
-#if defined(__SANITIZE_ADDRESS__)
+#if defined(INGOT_UNDER_SANITIZERS)
 constexpr int kSeedsPerSchema = 1;  // the sanitizers make every step several times slower
 #else
 constexpr int kSeedsPerSchema = 3;
@@ -39,7 +39,7 @@ constexpr int32_t kMaxTokens = 400;
 class JsonSchemaGenerationTest : public GrammarGenerationFixture {};
 
 TEST_F(JsonSchemaGenerationTest, EveryCorpusSchemaGeneratesCompleteParsingValues) {
-#if defined(__SANITIZE_ADDRESS__)
+#if defined(INGOT_UNDER_SANITIZERS)
   // Minutes under the sanitizers for no new code path: the grammar masks and
   // matcher in the engine run under asan in GrammarEngineTest, and this
   // statistical run keeps `make test` within its time budget in release.

@@ -36,7 +36,7 @@ inline double tolerance_for(const std::string& model) {
 
 // Sanitized builds run ~10x slower: they check the first steps of each
 // case, which exercise every code path (prompt batch, then decode steps).
-#if defined(__SANITIZE_ADDRESS__)
+#if defined(INGOT_UNDER_SANITIZERS)
 constexpr size_t kMaxSteps = 4;
 #else
 constexpr size_t kMaxSteps = 1 << 20;

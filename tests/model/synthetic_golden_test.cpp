@@ -76,7 +76,7 @@ TEST_P(SyntheticGoldenParity, InterleavedSequencesInOneBatchGiveTheSameLogits) {
 // Under the sanitizers, the F16 files alone: the quantized kernels meet ASan
 // in the shared models' golden tests, and the architectures' code is the
 // same for every type.
-#if defined(__SANITIZE_ADDRESS__)
+#if defined(INGOT_UNDER_SANITIZERS)
 const auto kSynthesizedModels = ::testing::Values("tiny-qwen35-f16", "tiny-qwen35moe-f16",
                                                   "tiny-gemma4-f16", "tiny-gemma4moe-f16");
 #else

@@ -19,7 +19,7 @@ using testing::compile;
 
 // Each state costs a pass over all 150k tokens; under the sanitizers a
 // shorter walk still reaches mid-character and nested states.
-#if defined(__SANITIZE_ADDRESS__)
+#if defined(INGOT_UNDER_SANITIZERS)
 constexpr int kWalkSteps = 4;
 #else
 constexpr int kWalkSteps = 8;
