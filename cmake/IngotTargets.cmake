@@ -44,23 +44,25 @@ function(ingot_layer name)
 endfunction()
 
 # ingot_test_code(target [OPTIMIZED]): code that drives the product rather
-# than being it (test suites, their support, ingot-synth); see
-# INGOT_UNSANITIZED_TEST_CODE. Test code is then also unoptimized: at -O1
-# without the sanitizers GCC 12 reports std::string's operator+ in tests as
-# an out-of-bounds memcpy (GCC bug 105329), and -O0 compiles as fast. A
-# tool that does real work (ingot-synth writes the models) keeps -O1.
-# INGOT_UNDER_SANITIZERS tells a test that the code it calls is sanitized
-# (its own file may not be, so __SANITIZE_ADDRESS__ cannot say).
+# than being it (test suites, their support, ingot-synth). Test code compiles
+# unoptimized in every preset, which halves what it costs to build; the
+# code under test keeps the preset's optimization. (At -O1 and above GCC 12
+# also reports std::string's operator+ in tests as an out-of-bounds memcpy,
+# GCC bug 105329.) A tool that does real work (ingot-synth writes the
+# models) keeps the preset's level. With INGOT_UNSANITIZED_TEST_CODE the
+# sanitizers leave test code alone too; INGOT_UNDER_SANITIZERS then tells a
+# test that the code it calls is sanitized (its own file may not be, so
+# __SANITIZE_ADDRESS__ cannot say).
 function(ingot_test_code target)
   cmake_parse_arguments(ARG "OPTIMIZED" "" "" ${ARGN})
   if(CMAKE_CXX_FLAGS MATCHES "-fsanitize=[^ ]*address")
     target_compile_definitions(${target} PRIVATE INGOT_UNDER_SANITIZERS=1)
   endif()
+  if(NOT ARG_OPTIMIZED)
+    target_compile_options(${target} PRIVATE -O0)
+  endif()
   if(INGOT_UNSANITIZED_TEST_CODE)
     target_compile_options(${target} PRIVATE -fno-sanitize=all)
-    if(NOT ARG_OPTIMIZED)
-      target_compile_options(${target} PRIVATE -O0)
-    endif()
   endif()
 endfunction()
 
@@ -78,13 +80,7 @@ function(ingot_test_suite name)
   target_link_libraries(${name}_tests PRIVATE ingot_test_support ${ARG_DEPS} GTest::gtest GTest::gmock GTest::gtest_main)
   ingot_warnings(${name}_tests)
   ingot_test_code(${name}_tests)
-  # Not at -O3: there, GCC 12.2 reports std::string's operator+ in a test
-  # as an out-of-bounds memcpy (GCC bug 105329) once a precompiled gtest
-  # header changes what it inlines. The release tests build fast anyway;
-  # the sanitizer build is the long one.
-  if(NOT CMAKE_BUILD_TYPE STREQUAL "Release")
-    ingot_precompile(${name}_tests <gtest/gtest.h> <gmock/gmock.h> ${ARG_PRECOMPILE})
-  endif()
+  ingot_precompile(${name}_tests <gtest/gtest.h> <gmock/gmock.h> ${ARG_PRECOMPILE})
   add_test(NAME ${name} COMMAND ${name}_tests --gtest_brief=1)
   # A hung suite fails on its own instead of holding CI until its deadline.
   set_tests_properties(${name} PROPERTIES
