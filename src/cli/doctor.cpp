@@ -24,6 +24,8 @@ struct DoctorOptions {
   std::string model;
   uint64_t context = 0;  // 0: the model's own context length
   uint64_t parallel = 1;
+  bool mtp = false;        // plan for `serve --mtp`
+  uint64_t draft_max = 3;  // serve's default
   bool json = false;
 };
 
@@ -40,9 +42,18 @@ struct Plan {
   // Mixture-of-experts models: experts per layer, and how many a token runs.
   uint64_t experts = 0;
   uint64_t experts_used = 0;
+  // Qwen3.5's multi-token-prediction block: with --mtp it keeps its own
+  // keys and values, and each sequence keeps a recurrent-state checkpoint
+  // per draft it checks.
+  uint64_t prediction_layers = 0;
+  uint64_t prediction_kv_bytes = 0;
+  uint64_t checkpoint_bytes = 0;
+  bool mtp = false;
+  uint64_t draft_max = 0;
 
+  uint64_t prediction_bytes() const { return mtp ? prediction_kv_bytes + checkpoint_bytes : 0; }
   uint64_t total(uint64_t weights) const {
-    return weights + kv_cache_bytes.value_or(0) + recurrent_bytes;
+    return weights + kv_cache_bytes.value_or(0) + recurrent_bytes + prediction_bytes();
   }
 };
 
@@ -77,6 +88,10 @@ void plan_layer_memory(const gguf::GgufFile& file, Plan& plan) {
   const uint64_t per_layer =
       uint64_t(c.linear.conv_state_floats() + c.linear.delta_state_floats()) * sizeof(float);
   plan.recurrent_bytes = plan.recurrent_layers * per_layer * plan.parallel;
+  plan.prediction_layers = uint64_t(c.n_nextn_layers);
+  plan.prediction_kv_bytes =
+      plan.prediction_layers * uint64_t(c.kv_dim()) * 2 * kF16Bytes * plan.context * plan.parallel;
+  plan.checkpoint_bytes = plan.draft_max * plan.recurrent_bytes;
 }
 
 // Everything that stops ingot from running the file, one line each.
@@ -176,14 +191,25 @@ void print_text(const DoctorOptions& options, const gguf::FileSummary& s, const 
                                  "of their own)",
                                  plan.shared_kv_layers));
   }
+  if (plan.prediction_layers > 0) {
+    row("prediction",
+        fmt::format("{} multi-token-prediction block (serve --mtp drafts with it: {} F16 KV "
+                    "cache + {} recurrent-state checkpoints for {} drafts per sequence{})",
+                    plan.prediction_layers, human_bytes(plan.prediction_kv_bytes),
+                    human_bytes(plan.checkpoint_bytes), plan.draft_max,
+                    plan.mtp ? ", counted below" : "; --mtp counts them below"));
+  }
   if (plan.recurrent_layers > 0) {
     row("layers", fmt::format("{} attention (keys and values), {} linear attention (a "
                               "fixed-size recurrent state per sequence)",
                               plan.attention_layers, plan.recurrent_layers));
-    row("memory",
-        fmt::format("{} weights + {} F16 KV cache (ctx {} x {} parallel) + {} recurrent state = {}",
-                    human_bytes(s.weight_bytes), kv, plan.context, plan.parallel,
-                    human_bytes(plan.recurrent_bytes), human_bytes(plan.total(s.weight_bytes))));
+    const std::string prediction =
+        plan.mtp ? fmt::format(" + {} for --mtp", human_bytes(plan.prediction_bytes())) : "";
+    row("memory", fmt::format("{} weights + {} F16 KV cache (ctx {} x {} parallel) + {} recurrent "
+                              "state{} = {}",
+                              human_bytes(s.weight_bytes), kv, plan.context, plan.parallel,
+                              human_bytes(plan.recurrent_bytes), prediction,
+                              human_bytes(plan.total(s.weight_bytes))));
   } else {
     row("memory", fmt::format("{} weights + {} F16 KV cache (ctx {} x {} parallel) = {}",
                               human_bytes(s.weight_bytes), kv, plan.context, plan.parallel,
@@ -244,6 +270,10 @@ void print_json(const DoctorOptions& options, const gguf::FileSummary& s, const 
         {"shared_kv_layers", plan.shared_kv_layers},
         {"experts", plan.experts},
         {"experts_used", plan.experts_used},
+        {"prediction_layers", plan.prediction_layers},
+        {"prediction_kv_cache_bytes", plan.prediction_kv_bytes},
+        {"checkpoint_bytes", plan.checkpoint_bytes},
+        {"mtp", plan.mtp},
         {"total_bytes", plan.total(s.weight_bytes)}}},
       {"runnable", problems.empty()},
       {"problems", problems},
@@ -259,6 +289,8 @@ int run_doctor(const DoctorOptions& options) {
   }
   gguf::FileSummary summary = gguf::summarize(*file);
   Plan plan{options.context, options.parallel, std::nullopt};
+  plan.mtp = options.mtp;
+  plan.draft_max = options.draft_max;
   if (plan.context == 0) plan.context = summary.context_length.value_or(kFallbackContext);
   plan.kv_cache_bytes = summary.kv_cache_bytes(plan.context, plan.parallel);
   plan_layer_memory(*file, plan);
@@ -284,6 +316,11 @@ void register_doctor(CLI::App& app, int& exit_code) {
                       "Context length to plan memory for (default: the model's)");
   command->add_option("--parallel", options->parallel, "Sequences served at once")
       ->check(CLI::PositiveNumber)
+      ->capture_default_str();
+  command->add_flag("--mtp", options->mtp,
+                    "Count what serve --mtp adds (the prediction block's cache and checkpoints)");
+  command->add_option("--draft-max", options->draft_max, "Tokens drafted per step with --mtp")
+      ->check(CLI::Range(1, 16))
       ->capture_default_str();
   command->add_flag("--json", options->json, "Print the facts as JSON");
   command->callback([options, &exit_code] { exit_code = run_doctor(*options); });

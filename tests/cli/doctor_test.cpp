@@ -72,6 +72,29 @@ TEST(Doctor, HybridModelCountsKeysForItsAttentionLayersAndAStateForTheRest) {
   EXPECT_EQ(memory["experts"], 0);
 }
 
+TEST(Doctor, PredictionBlockIsCountedWhenMtpWouldRunIt) {
+  INGOT_REQUIRE_SHARED();
+  const std::string model = synthetic_model("tiny-qwen35");
+  const std::vector<std::string> base = {ingot_binary(), "doctor", "--json",     "--model", model,
+                                         "--ctx",        "1024",   "--parallel", "2"};
+  CommandResult plain = run_command(base);
+  std::vector<std::string> with_mtp = base;
+  with_mtp.insert(with_mtp.end(), {"--mtp", "--draft-max", "2"});
+  CommandResult drafting = run_command(with_mtp);
+  ASSERT_EQ(plain.exit_code, 0) << plain.err;
+  ASSERT_EQ(drafting.exit_code, 0) << drafting.err;
+  json without = json::parse(plain.out)["memory"], with = json::parse(drafting.out)["memory"];
+  EXPECT_EQ(without["prediction_layers"], 1);
+  // The block's attention layer: 2 KV heads of 64, keys and values in F16.
+  EXPECT_EQ(with["prediction_kv_cache_bytes"], 2 * 64 * 2 * 2 * 1024 * 2);
+  // A checkpoint per draft: each is every sequence's recurrent state.
+  EXPECT_EQ(with["checkpoint_bytes"], 2 * with["recurrent_state_bytes"].get<uint64_t>());
+  EXPECT_EQ(with["total_bytes"].get<uint64_t>(),
+            without["total_bytes"].get<uint64_t>() +
+                with["prediction_kv_cache_bytes"].get<uint64_t>() +
+                with["checkpoint_bytes"].get<uint64_t>());
+}
+
 TEST(Doctor, MixtureOfExpertsModelSaysHowManyExpertsATokenRuns) {
   INGOT_REQUIRE_SHARED();
   const std::string model = synthetic_model("tiny-qwen35moe");

@@ -33,6 +33,15 @@ constexpr Shape kShapes[] = {
     // beside the dense feed-forward, no per-layer embeddings, no shared KV.
     {"tiny-gemma4moe", "gemma4", 256,  4,    4,    2,  128,     512,  false, true,   true, 1e6,    8192,   1e-6f,
      0, {}, 0, {}, {8, 2, 256, 0}, {2, 8, 64, 1e4, 0, 0, 30.0f}},
+    // Gemma 4 E4B (five sliding layers of window 512 to one global, the
+    // last 18 layers reading earlier layers' keys and values, per-layer
+    // embeddings of 256), and the 26B-A4B mixture (8 of 128 GELU experts
+    // beside a dense feed-forward) cut to 10 of its 30 layers, for speed
+    // figures. Both give every layer the sliding layers' KV head count.
+    {"gemma4-e4b",    "gemma4", 2560,  42,   8,    2,  512,     10240, false, true,  true, 1e6,    131072, 1e-6f,
+     0, {}, 0, {}, {}, {6, 512, 256, 1e4, 18, 256, 30.0f}},
+    {"gemma4-26b-a4b-10l", "gemma4", 2816, 10, 16,   8,  512,     2112, false, true,   true, 1e6,    262144, 1e-6f,
+     0, {}, 0, {}, {128, 8, 704, 0}, {6, 1024, 256, 1e4, 0, 0, 30.0f}},
     // The same with Qwen3.5-MoE's feed-forward: 2 of 8 routed experts and a
     // gated shared expert.
     {"tiny-qwen35moe", "qwen35moe", 256, 4,  4,    2,  64,      512,  false, true,   true, 1e7,    8192,   1e-6f,
