@@ -132,7 +132,7 @@ void Engine::run() {
   for (Slot& slot : slots_) slot.finish(FinishReason::kCancelled);
   std::lock_guard lock(doorbell_->mutex);
   for (Pending& pending : queue_) {
-    pending.state->events.push_final(FinishEvent{FinishReason::kCancelled, {}});
+    pending.state->events.push_final(FinishEvent{FinishReason::kCancelled, {}, {}});
   }
   queue_.clear();
   active_ = 0;
@@ -265,7 +265,7 @@ void Engine::drop_cancelled() {
   std::lock_guard lock(doorbell_->mutex);
   std::erase_if(queue_, [](const Pending& pending) {
     if (!pending.state->cancelled.load(std::memory_order_acquire)) return false;
-    pending.state->events.push_final(FinishEvent{FinishReason::kCancelled, {}});
+    pending.state->events.push_final(FinishEvent{FinishReason::kCancelled, {}, {}});
     return true;
   });
 }

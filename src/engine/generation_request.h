@@ -26,6 +26,9 @@ struct GenerationRequest {
   // Split the reply into reasoning and content at these tags.
   std::optional<ReasoningTags> reasoning;
   bool prompt_opens_reasoning = false;  // the prompt ends inside the reasoning block
+  // Reasoning tokens before the close tag is forced and the answer begins;
+  // -1: no limit.
+  int32_t reasoning_budget = -1;
 };
 
 // A generated token with what logprobs report of it.
@@ -61,6 +64,8 @@ struct Usage {
 struct FinishEvent {
   FinishReason reason;
   Usage usage;
+  // The request's stop string that ended the reply, when one did.
+  std::optional<std::string> stop_sequence;
 };
 
 struct ErrorEvent {

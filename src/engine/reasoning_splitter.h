@@ -33,6 +33,10 @@ class ReasoningSplitter {
   Output push(std::string_view text);
   Output flush();
 
+  // Inside the reasoning block, past its open tag and before its close.
+  bool in_reasoning() const { return state_ == State::kInReasoning; }
+  const ReasoningTags& tags() const { return tags_; }
+
  private:
   // kAfterReasoning skips the blank lines templates put between the close
   // tag and the answer, however the tokens split them.

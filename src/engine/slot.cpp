@@ -41,6 +41,10 @@ void Slot::start(std::shared_ptr<RequestState> state, GenerationRequest request,
   stop_.emplace(std::move(request.stop));
   splitter_.reset();
   if (request.reasoning) splitter_.emplace(*request.reasoning, request.prompt_opens_reasoning);
+  reasoning_budget_ = request.reasoning_budget;
+  reasoning_tokens_ = 0;
+  forced_.clear();
+  next_forced_ = 0;
   unsent_tokens_.clear();
   prompt_logprobs_ = request.prompt_logprobs;
   prompt_scores_.clear();
@@ -65,6 +69,10 @@ void Slot::committed_prefill(size_t n) {
 }
 
 void Slot::draw(const float* logits, int64_t n_vocab) {
+  if (next_forced_ < forced_.size()) {
+    drawn_ = sampling::SampledToken{forced_[next_forced_++], 0.0f, {}};
+    return;
+  }
   scratch_logits_.resize(static_cast<size_t>(n_vocab));
   std::memcpy(scratch_logits_.data(), logits, sizeof(float) * static_cast<size_t>(n_vocab));
   // The grammar masks first, so penalties and truncation see only the
@@ -143,6 +151,7 @@ bool Slot::take_drawn(int64_t context_limit) {
   bool out_of_budget = max_tokens_ >= 0 && generated_ >= max_tokens_;
   bool out_of_context = position() >= context_limit;
   if (!emit(std::move(event))) return true;
+  spend_reasoning_budget();
   if (grammar_complete) {
     finish(FinishReason::kStop);
     return true;
@@ -152,6 +161,15 @@ bool Slot::take_drawn(int64_t context_limit) {
     return true;
   }
   return false;
+}
+
+void Slot::spend_reasoning_budget() {
+  if (reasoning_budget_ < 0 || !splitter_ || !splitter_->in_reasoning()) return;
+  if (next_forced_ < forced_.size()) return;  // already closing
+  if (++reasoning_tokens_ < reasoning_budget_) return;
+  forced_ = tokenizer_.encode(splitter_->tags().close, /*add_special=*/false,
+                              /*parse_special=*/true);
+  next_forced_ = 0;
 }
 
 bool Slot::emit(TextEvent event) {
@@ -188,7 +206,9 @@ void Slot::finish(FinishReason reason) {
   }
   usage_.completion_tokens = generated_;
   usage_.total_ms = ms_since(submitted_);
-  request_->events.push_final(FinishEvent{reason, usage_});
+  FinishEvent finished{reason, usage_, {}};
+  if (reason == FinishReason::kStop) finished.stop_sequence = stop_->matched();
+  request_->events.push_final(std::move(finished));
   release();
 }
 

@@ -93,6 +93,8 @@ class Slot {
  private:
   bool emit(TextEvent event);
   void release();
+  // Past the reasoning budget: the close tag's tokens are drawn next.
+  void spend_reasoning_budget();
 
   model::SequenceId sequence_;
   const tokenizer::Tokenizer& tokenizer_;
@@ -111,6 +113,10 @@ class Slot {
   std::optional<StopMatcher> stop_;
   std::optional<ReasoningSplitter> splitter_;
   std::optional<GrammarConstraint> grammar_;
+  int32_t reasoning_budget_ = -1;
+  int64_t reasoning_tokens_ = 0;
+  std::vector<int32_t> forced_;  // tokens drawn instead of sampled, in order
+  size_t next_forced_ = 0;
   std::vector<GeneratedToken> unsent_tokens_;
   std::vector<float> scratch_logits_;
   int32_t prompt_logprobs_ = -1;

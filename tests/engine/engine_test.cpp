@@ -332,5 +332,37 @@ TEST_F(EngineTest, ScoredPromptComesBeforeTheGeneratedTokens) {
   EXPECT_EQ(token_ids(run_alone(greedy("Once upon a time", 3))), generated);
 }
 
+// A reply that opens in its reasoning block (the prompt opened it) spends
+// its budget of reasoning tokens, then the close tag is drawn in place of
+// sampled tokens and the answer follows. stories260K never writes the tag
+// by itself, so without the budget everything is reasoning.
+TEST_F(EngineTest, ReasoningBudgetForcesTheCloseTagAndTheAnswerFollows) {
+  auto thinking = [](int32_t budget) {
+    GenerationRequest request = greedy("Once upon a time", 40);
+    request.reasoning = ReasoningTags{"<think>", "</think>"};
+    request.prompt_opens_reasoning = true;
+    request.reasoning_budget = budget;
+    return run_alone(std::move(request));
+  };
+  CollectedReply unlimited = thinking(-1);
+  EXPECT_EQ(unlimited.content, "");
+  EXPECT_FALSE(unlimited.reasoning.empty());
+
+  CollectedReply budgeted = thinking(5);
+  const std::vector<int32_t> close =
+      suite_.tokenizer->encode("</think>", /*add_special=*/false, /*parse_special=*/true);
+  const std::vector<int32_t> ids = token_ids(budgeted);
+  ASSERT_GT(ids.size(), 5 + close.size());
+  EXPECT_EQ(
+      std::vector<int32_t>(ids.begin() + 5, ids.begin() + 5 + static_cast<ptrdiff_t>(close.size())),
+      close);
+  // The same five reasoning tokens as without the budget, then an answer.
+  const std::vector<int32_t> unlimited_ids = token_ids(unlimited);
+  EXPECT_EQ(std::vector<int32_t>(ids.begin(), ids.begin() + 5),
+            std::vector<int32_t>(unlimited_ids.begin(), unlimited_ids.begin() + 5));
+  EXPECT_FALSE(budgeted.content.empty());
+  ASSERT_TRUE(budgeted.finish.has_value());
+}
+
 }  // namespace
 }  // namespace ingot::engine

@@ -22,9 +22,9 @@ ToolCallIdGenerator ToolCallIdGenerator::unseeded(ToolCallIdStyle style) {
 std::string ToolCallIdGenerator::next() {
   static constexpr std::string_view kAlphabet =
       "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789";
-  bool openai = style_ == ToolCallIdStyle::kOpenAI;
-  std::string id = openai ? "call_" : "";
-  size_t count = openai ? 24 : 9;
+  const bool mistral = style_ == ToolCallIdStyle::kMistral;
+  std::string id = mistral ? "" : style_ == ToolCallIdStyle::kOpenAI ? "call_" : "toolu_";
+  const size_t count = mistral ? 9 : 24;
   for (size_t i = 0; i < count; ++i) id += kAlphabet[rng_() % kAlphabet.size()];
   return id;
 }

@@ -1,6 +1,7 @@
 #pragma once
-// Tool-call ids. OpenAI's look like call_ followed by 24 letters and digits;
-// Mistral's templates insist on exactly 9 letters and digits. Seeded, so
+// Tool-call ids. OpenAI's look like call_ followed by 24 letters and digits,
+// Anthropic's toolu_ and 24; Mistral's templates insist on exactly 9
+// letters and digits. Seeded, so
 // that a streamed reply and a whole reply with the same seed name their
 // calls alike.
 
@@ -13,8 +14,9 @@
 namespace ingot::chat::tool_calls {
 
 enum class ToolCallIdStyle {
-  kOpenAI,   // call_ + 24 alphanumerics
-  kMistral,  // 9 alphanumerics
+  kOpenAI,     // call_ + 24 alphanumerics
+  kMistral,    // 9 alphanumerics
+  kAnthropic,  // toolu_ + 24 alphanumerics
 };
 
 ToolCallIdStyle id_style_for(ToolCallFamily family);

@@ -1,5 +1,5 @@
 #pragma once
-// `Authorization: Bearer KEY` checking with a comparison whose time does
+// `Authorization: Bearer KEY` (or `x-api-key: KEY`) checking with a comparison whose time does
 // not depend on where the strings first differ.
 
 #include <string_view>

@@ -52,9 +52,10 @@ asio::awaitable<void> HttpExchange::respond_json(http::status status, const nloh
 
 asio::awaitable<void> HttpExchange::respond_error(
     ApiError error, std::vector<std::pair<std::string, std::string>> headers) {
-  std::string body = error.to_json();
-  co_await respond(static_cast<http::status>(error.status), std::move(body), "application/json",
-                   std::move(headers));
+  const ErrorDialect dialect = dialect_for_path(path());
+  std::string body = error.to_json(dialect);
+  co_await respond(static_cast<http::status>(error.status_in(dialect)), std::move(body),
+                   "application/json", std::move(headers));
 }
 
 asio::awaitable<bool> HttpExchange::begin_event_stream() {
@@ -69,8 +70,9 @@ asio::awaitable<bool> HttpExchange::begin_event_stream() {
   co_return co_await write_raw(std::move(head));
 }
 
-asio::awaitable<bool> HttpExchange::send_event(std::string_view data) {
-  std::string payload = fmt::format("data: {}\n\n", data);
+asio::awaitable<bool> HttpExchange::send_event(std::string_view data, std::string_view event) {
+  std::string payload = event.empty() ? fmt::format("data: {}\n\n", data)
+                                      : fmt::format("event: {}\ndata: {}\n\n", event, data);
   co_return co_await write_raw(fmt::format("{:x}\r\n{}\r\n", payload.size(), payload));
 }
 

@@ -46,7 +46,8 @@ class HttpExchange {
   // Event streams. Each returns false once the client is gone; the handler
   // then cancels its work and returns.
   asio::awaitable<bool> begin_event_stream();
-  asio::awaitable<bool> send_event(std::string_view data);
+  // `event`, when given, names the event (Anthropic's streams name each).
+  asio::awaitable<bool> send_event(std::string_view data, std::string_view event = {});
   asio::awaitable<void> end_event_stream();
 
   // A header every response of this exchange carries, whole or streamed.

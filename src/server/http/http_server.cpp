@@ -127,7 +127,8 @@ asio::awaitable<bool> HttpServer::serve_one(Connection& connection, beast::flat_
     if (refusal->status == 401) extra.emplace_back("WWW-Authenticate", "Bearer");
     ApiError error = std::move(*refusal);
     connection.busy = false;  // nothing runs: a shutdown need not wait out the lingering close
-    co_await reject(stream, header.version(), std::move(error), std::move(extra));
+    co_await reject(stream, header.version(), std::move(error), std::move(extra),
+                    dialect_for_path(path));
     co_return false;  // the body was not read: this connection cannot carry another request
   }
 
@@ -136,7 +137,7 @@ asio::awaitable<bool> HttpServer::serve_one(Connection& connection, beast::flat_
   co_await http::async_read(stream, buffer, parser, asio::redirect_error(asio::use_awaitable, ec));
   if (ec == http::error::body_limit) {
     ApiError error = body_too_large();
-    co_await reject(stream, header.version(), std::move(error));
+    co_await reject(stream, header.version(), std::move(error), {}, dialect_for_path(path));
     co_return false;
   }
   if (ec) co_return false;  // truncated or timed out: nobody to answer
@@ -173,14 +174,21 @@ std::optional<ApiError> HttpServer::refuse_early(
         std::nullopt, "method_not_allowed"};
   }
   if (match.route->requires_auth && options_.api_key) {
-    auto it = header.find(http::field::authorization);
-    std::string_view value = it == header.end()
-                                 ? std::string_view()
-                                 : std::string_view(it->value().data(), it->value().size());
-    if (!bearer_matches(value, *options_.api_key)) {
+    // Anthropic's clients send the key as x-api-key.
+    auto bearer = header.find(http::field::authorization);
+    auto api_key = header.find("x-api-key");
+    auto text = [](const auto& field) {
+      return std::string_view(field->value().data(), field->value().size());
+    };
+    const bool matches =
+        bearer != header.end()
+            ? bearer_matches(text(bearer), *options_.api_key)
+            : api_key != header.end() && constant_time_equal(text(api_key), *options_.api_key);
+    if (!matches) {
       return ApiError{401, "authentication_error",
-                      it == header.end() ? "Missing API key: send 'Authorization: Bearer KEY'."
-                                         : "Incorrect API key.",
+                      bearer == header.end() && api_key == header.end()
+                          ? "Missing API key: send 'Authorization: Bearer KEY' or 'x-api-key: KEY'."
+                          : "Incorrect API key.",
                       std::nullopt, "invalid_api_key"};
     }
   }
@@ -208,13 +216,15 @@ ApiError HttpServer::body_too_large() const {
 
 asio::awaitable<void> HttpServer::reject(beast::tcp_stream& stream, unsigned version,
                                          ApiError error,
-                                         std::vector<std::pair<std::string, std::string>> headers) {
-  http::response<http::string_body> response{static_cast<http::status>(error.status), version};
+                                         std::vector<std::pair<std::string, std::string>> headers,
+                                         ErrorDialect dialect) {
+  http::response<http::string_body> response{static_cast<http::status>(error.status_in(dialect)),
+                                             version};
   response.set(http::field::server, "ingot");
   response.set(http::field::content_type, "application/json");
   for (auto& [name, value] : headers) response.set(name, value);
   response.keep_alive(false);
-  response.body() = error.to_json();
+  response.body() = error.to_json(dialect);
   response.prepare_payload();
   boost::system::error_code ec;
   stream.expires_after(std::chrono::seconds(10));

@@ -45,7 +45,8 @@ class HttpServer {
   // close) and leaves the connection to be closed. Arguments are
   // taken by value: a coroutine must own what it uses across suspensions.
   asio::awaitable<void> reject(beast::tcp_stream& stream, unsigned version, ApiError error,
-                               std::vector<std::pair<std::string, std::string>> headers = {});
+                               std::vector<std::pair<std::string, std::string>> headers = {},
+                               ErrorDialect dialect = ErrorDialect::kOpenAI);
   ApiError body_too_large() const;
   std::optional<ApiError> refuse_early(const Router::Match& match,
                                        const http::request_parser<http::string_body>& parser);

@@ -148,6 +148,17 @@ void check_reasoning_effort(Validator& v, ChatRequest& request) {
   kwargs["enable_thinking"] = thinking;
 }
 
+// llama-server's reasoning_budget: the reasoning tokens a reply may spend
+// before its end-of-thinking tag is forced; -1 (or absent) for no limit.
+void check_reasoning_budget(Validator& v, ChatRequest& request) {
+  const json* budget = v.field("reasoning_budget");
+  if (budget == nullptr || v.failed()) return;
+  if (!budget->is_number_integer() || budget->get<int64_t>() < -1) {
+    return v.fail("'reasoning_budget' must be an integer, -1 for no limit.", "reasoning_budget");
+  }
+  if (budget->get<int64_t>() >= 0) request.reasoning_budget = budget->get<int64_t>();
+}
+
 }  // namespace
 
 ChatRequestOrError parse_chat_request(const json& body, const RequestLimits& limits) {
@@ -166,6 +177,7 @@ ChatRequestOrError parse_chat_request(const json& body, const RequestLimits& lim
   check_extensions(v, request);
   check_template_kwargs(v, request);
   check_reasoning_effort(v, request);
+  check_reasoning_budget(v, request);
   check_response_format(v, request);
   check_grammar(v, request);
   check_tools(v, request);

@@ -15,7 +15,8 @@
 //  8. `stream`, `stream_options`
 //  9. `logprobs`, `top_logprobs`
 // 10. `logit_bias`
-// 11. `chat_template_kwargs`, then `reasoning_effort` (enable_thinking)
+// 11. `chat_template_kwargs`, then `reasoning_effort` (enable_thinking),
+//     then `reasoning_budget`
 // 12. `response_format`
 // 13. `grammar`
 // 14. `tools`, `tool_choice`, `parallel_tool_calls`
@@ -42,6 +43,8 @@ struct ChatRequest : GenerationFields, StructuredOutputFields {
   // The messages as the chat template receives them, key order kept.
   nlohmann::ordered_json messages;
   nlohmann::ordered_json chat_template_kwargs = nlohmann::ordered_json::object();
+  // At most this many reasoning tokens before the reply's answer begins.
+  std::optional<int64_t> reasoning_budget;
 };
 
 using ChatRequestOrError = std::variant<ChatRequest, ApiError>;

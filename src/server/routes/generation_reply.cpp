@@ -7,6 +7,7 @@
 #include "chat/tool_calls/tool_call_stream.h"
 #include "server/engine_events.h"
 #include "server/openai/completion_response.h"
+#include "server/routes/generation_submission.h"
 
 namespace ingot::server {
 namespace {
@@ -147,36 +148,6 @@ class ReplyWriter {
   size_t text_offset_;
   bool at_text_start_ = options_.echo.prompt.has_value();
 };
-
-void record_usage(HttpExchange& exchange, ServingContext& context, const engine::Usage& usage) {
-  exchange.record().prompt_tokens = usage.prompt_tokens;
-  exchange.record().completion_tokens = usage.completion_tokens;
-  exchange.record().time_to_first_token_ms = usage.time_to_first_token_ms;
-  if (context.metrics == nullptr) return;
-  context.metrics->add_tokens(usage.prompt_tokens, usage.completion_tokens);
-  if (usage.completion_tokens > 0) {
-    context.metrics->observe_time_to_first_token(usage.time_to_first_token_ms / 1000.0);
-  }
-  if (usage.completion_tokens > 1) {
-    double decode_ms = usage.total_ms - usage.time_to_first_token_ms;
-    context.metrics->observe_time_per_token(decode_ms / 1000.0 /
-                                            static_cast<double>(usage.completion_tokens - 1));
-  }
-}
-
-void record_cancelled(HttpExchange& exchange, ServingContext& context) {
-  exchange.record().cancelled = true;
-  if (context.metrics) context.metrics->count_cancelled();
-}
-
-ApiError generation_failed(const Error& error) {
-  ApiError api = api_error_from(error);
-  if (api.status == 500 || error.kind() == ErrorKind::kCancelled) {
-    api = ApiError{503, "server_error", "Generation failed: " + error.describe(), std::nullopt,
-                   "generation_failed"};
-  }
-  return api;
-}
 
 asio::awaitable<void> reply_whole(HttpExchange& exchange, ServingContext& context,
                                   EngineEvents& events, ReplyWriter& writer,
@@ -320,20 +291,6 @@ asio::awaitable<void> reply_stream(HttpExchange& exchange, ServingContext& conte
   }
 }
 
-// The refusal for a request the engine will not take.
-ApiError admission_error(const Error& error) {
-  ApiError api = api_error_from(error);
-  if (error.kind() == ErrorKind::kContextLengthExceeded) {
-    api.message = "This request needs more context than the model has: " + error.message() + ".";
-  }
-  return api;
-}
-
-std::vector<std::pair<std::string, std::string>> retry_after(const ApiError& error) {
-  if (error.status == 503 || error.status == 429) return {{"Retry-After", "1"}};
-  return {};
-}
-
 ReplyOptions reply_options(const GenerationFields& request, ReplyShape shape,
                            const ServingContext& context) {
   ReplyOptions options;
@@ -358,21 +315,14 @@ asio::awaitable<void> submit_and_reply(HttpExchange& exchange, ServingContext& c
   options.tool_calls = tool_calls;
   options.scores_prompt = generation.prompt_logprobs >= 0;
   options.echo = std::move(echo);
-  Result<engine::RequestHandle> handle = context.engine->submit(std::move(generation));
-  ticket.release();
-  if (!handle.ok()) {
-    ApiError error = admission_error(handle.error());
-    auto headers = retry_after(error);
-    co_await exchange.respond_error(std::move(error), std::move(headers));
-    co_return;
-  }
-  EngineEvents events(exchange.stream().get_executor(), std::move(handle).value());
-  events.watch(exchange.stream().socket());
+  std::unique_ptr<EngineEvents> events =
+      co_await submit_generation(exchange, context, std::move(generation), std::move(ticket));
+  if (!events) co_return;
   ReplyWriter writer(options, *context.tokenizer);
   if (options.stream) {
-    co_await reply_stream(exchange, context, events, writer, options);
+    co_await reply_stream(exchange, context, *events, writer, options);
   } else {
-    co_await reply_whole(exchange, context, events, writer, options);
+    co_await reply_whole(exchange, context, *events, writer, options);
   }
 }
 

@@ -104,6 +104,8 @@ std::variant<ChatGeneration, ApiError> build_chat_generation(const ChatRequest& 
   }
   if (context.reasoning_tags) {
     generation.reasoning = *context.reasoning_tags;
+    generation.reasoning_budget =
+        request.reasoning_budget ? static_cast<int32_t>(*request.reasoning_budget) : -1;
     generation.prompt_opens_reasoning =
         engine::prompt_opens_reasoning(*prompt, *context.reasoning_tags);
   }

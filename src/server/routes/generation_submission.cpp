@@ -1,0 +1,73 @@
+#include "server/routes/generation_submission.h"
+
+#include <string>
+#include <utility>
+#include <vector>
+
+namespace ingot::server {
+namespace {
+
+// The refusal for a request the engine will not take.
+ApiError admission_error(const Error& error) {
+  ApiError api = api_error_from(error);
+  if (error.kind() == ErrorKind::kContextLengthExceeded) {
+    api.message = "This request needs more context than the model has: " + error.message() + ".";
+  }
+  return api;
+}
+
+std::vector<std::pair<std::string, std::string>> retry_after(const ApiError& error) {
+  if (error.status == 503 || error.status == 429) return {{"Retry-After", "1"}};
+  return {};
+}
+
+}  // namespace
+
+asio::awaitable<std::unique_ptr<EngineEvents>> submit_generation(
+    HttpExchange& exchange, ServingContext& context, engine::GenerationRequest generation,
+    AdmissionOrder::Ticket ticket) {
+  Result<engine::RequestHandle> handle = context.engine->submit(std::move(generation));
+  ticket.release();
+  if (!handle.ok()) {
+    ApiError error = admission_error(handle.error());
+    auto headers = retry_after(error);
+    co_await exchange.respond_error(std::move(error), std::move(headers));
+    co_return nullptr;
+  }
+  auto events =
+      std::make_unique<EngineEvents>(exchange.stream().get_executor(), std::move(handle).value());
+  events->watch(exchange.stream().socket());
+  co_return events;
+}
+
+void record_usage(HttpExchange& exchange, ServingContext& context, const engine::Usage& usage) {
+  exchange.record().prompt_tokens = usage.prompt_tokens;
+  exchange.record().completion_tokens = usage.completion_tokens;
+  exchange.record().time_to_first_token_ms = usage.time_to_first_token_ms;
+  if (context.metrics == nullptr) return;
+  context.metrics->add_tokens(usage.prompt_tokens, usage.completion_tokens);
+  if (usage.completion_tokens > 0) {
+    context.metrics->observe_time_to_first_token(usage.time_to_first_token_ms / 1000.0);
+  }
+  if (usage.completion_tokens > 1) {
+    double decode_ms = usage.total_ms - usage.time_to_first_token_ms;
+    context.metrics->observe_time_per_token(decode_ms / 1000.0 /
+                                            static_cast<double>(usage.completion_tokens - 1));
+  }
+}
+
+void record_cancelled(HttpExchange& exchange, ServingContext& context) {
+  exchange.record().cancelled = true;
+  if (context.metrics) context.metrics->count_cancelled();
+}
+
+ApiError generation_failed(const Error& error) {
+  ApiError api = api_error_from(error);
+  if (api.status == 500 || error.kind() == ErrorKind::kCancelled) {
+    api = ApiError{503, "server_error", "Generation failed: " + error.describe(), std::nullopt,
+                   "generation_failed"};
+  }
+  return api;
+}
+
+}  // namespace ingot::server

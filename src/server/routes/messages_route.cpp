@@ -1,0 +1,241 @@
+// POST /v1/messages and /v1/messages/count_tokens: Anthropic's Messages API
+// on the chat route's rendering, admission, engine and tool-call parsers.
+// Every refusal happens before the first byte of a reply is written, in
+// Anthropic's error envelope (ApiError, dialect by path).
+
+#include <spdlog/spdlog.h>
+
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "chat/tool_calls/tool_call_id.h"
+#include "chat/tool_calls/tool_call_stream.h"
+#include "server/anthropic/messages_request.h"
+#include "server/anthropic/messages_response.h"
+#include "server/openai/chat_response.h"
+#include "server/openai/json_body.h"
+#include "server/routes/generation_submission.h"
+#include "server/routes/prompt_building.h"
+#include "server/routes/routes.h"
+
+namespace ingot::server {
+namespace {
+
+namespace tools = chat::tool_calls;
+using anthropic::MessageEvents;
+using anthropic::MessageIdentity;
+using anthropic::StreamEvent;
+
+// How the reply is read for calls, and how the calls are named: Anthropic's
+// toolu_ ids, except where the template insists on Mistral's.
+struct CallReading {
+  std::optional<tools::ToolCallFamily> family;
+  uint64_t seed = 0;
+
+  tools::ToolCallIdGenerator ids() const {
+    const bool mistral = family && tools::id_style_for(*family) == tools::ToolCallIdStyle::kMistral;
+    return tools::ToolCallIdGenerator(
+        seed, mistral ? tools::ToolCallIdStyle::kMistral : tools::ToolCallIdStyle::kAnthropic);
+  }
+};
+
+asio::awaitable<bool> send_all(HttpExchange& exchange, std::vector<StreamEvent> events) {
+  for (const StreamEvent& event : events) {
+    const std::string data = dump(event.data);
+    if (!co_await exchange.send_event(data, event.name)) co_return false;
+  }
+  co_return true;
+}
+
+asio::awaitable<void> reply_whole(HttpExchange& exchange, ServingContext& context,
+                                  EngineEvents& events, const MessageIdentity& identity,
+                                  const CallReading& calls) {
+  std::string content, reasoning;
+  for (;;) {
+    std::optional<engine::Event> event = co_await events.next();
+    if (!event) {
+      record_cancelled(exchange, context);
+      co_return;  // nobody to answer
+    }
+    if (auto* text = std::get_if<engine::TextEvent>(&*event)) {
+      content += text->content;
+      reasoning += text->reasoning;
+      continue;
+    }
+    if (auto* failed = std::get_if<engine::ErrorEvent>(&*event)) {
+      spdlog::error("generation failed: {}", failed->error.describe());
+      ApiError error = generation_failed(failed->error);
+      co_await exchange.respond_error(std::move(error));
+      co_return;
+    }
+    const auto& finish = std::get<engine::FinishEvent>(*event);
+    record_usage(exchange, context, finish.usage);
+    if (finish.reason == engine::FinishReason::kCancelled) {
+      record_cancelled(exchange, context);
+      ApiError cancelled{503, "server_error",
+                         "The request was cancelled (the server is shutting down).", std::nullopt,
+                         "cancelled"};
+      co_await exchange.respond_error(std::move(cancelled));
+      co_return;
+    }
+    tools::ParsedReply reply;
+    if (calls.family) {
+      reply = tools::parse_tool_calls(content, *calls.family, calls.ids());
+    } else {
+      reply.content = content;
+    }
+    const std::string body = dump(anthropic::whole_message(identity, reasoning, reply, finish));
+    co_await exchange.respond(http::status::ok, body, "application/json");
+    co_return;
+  }
+}
+
+// The content of a text event as blocks: its text through the call parser
+// (when the request has tools), the calls as tool_use blocks.
+std::vector<StreamEvent> content_events(MessageEvents& writer,
+                                        std::optional<tools::ToolCallStreamParser>& parser,
+                                        const std::string& text) {
+  if (!parser) return writer.text(text);
+  tools::ReplyDelta delta = parser->push(text);
+  std::vector<StreamEvent> out = writer.text(delta.content);
+  for (const tools::ToolCallDelta& call : delta.tool_calls) {
+    for (StreamEvent& event : writer.tool_call(call)) out.push_back(std::move(event));
+  }
+  return out;
+}
+
+asio::awaitable<void> reply_stream(HttpExchange& exchange, ServingContext& context,
+                                   EngineEvents& events, const MessageIdentity& identity,
+                                   const CallReading& calls, int64_t prompt_tokens) {
+  MessageEvents writer(identity);
+  std::optional<tools::ToolCallStreamParser> parser;
+  if (calls.family) parser.emplace(*calls.family, calls.ids());
+  engine::Usage prompt_usage;
+  prompt_usage.prompt_tokens = prompt_tokens;
+  if (!co_await exchange.begin_event_stream() ||
+      !co_await send_all(exchange, writer.start(prompt_usage))) {
+    record_cancelled(exchange, context);
+    co_return;
+  }
+  for (;;) {
+    std::optional<engine::Event> event = co_await events.next();
+    if (!event) {
+      record_cancelled(exchange, context);
+      co_return;
+    }
+    if (auto* text = std::get_if<engine::TextEvent>(&*event)) {
+      std::vector<StreamEvent> out = writer.thinking(text->reasoning);
+      for (StreamEvent& e : content_events(writer, parser, text->content)) {
+        out.push_back(std::move(e));
+      }
+      if (!co_await send_all(exchange, std::move(out))) {
+        record_cancelled(exchange, context);  // the write failed: the client is gone
+        co_return;
+      }
+      continue;
+    }
+    if (auto* failed = std::get_if<engine::ErrorEvent>(&*event)) {
+      // Too late for a status code: the stream ends with an error event.
+      spdlog::error("generation failed mid-stream: {}", failed->error.describe());
+      const std::string error = generation_failed(failed->error).to_json(ErrorDialect::kAnthropic);
+      co_await exchange.send_event(error, "error");
+      co_await exchange.end_event_stream();
+      co_return;
+    }
+    const auto& finish = std::get<engine::FinishEvent>(*event);
+    record_usage(exchange, context, finish.usage);
+    if (finish.reason == engine::FinishReason::kCancelled) record_cancelled(exchange, context);
+    std::vector<StreamEvent> out;
+    size_t call_count = 0;
+    if (parser) {
+      tools::ReplyDelta rest = parser->finish();
+      out = writer.text(rest.content);
+      for (const tools::ToolCallDelta& call : rest.tool_calls) {
+        for (StreamEvent& e : writer.tool_call(call)) out.push_back(std::move(e));
+      }
+      call_count = parser->call_count();
+    }
+    for (StreamEvent& e : writer.finish(finish, call_count)) out.push_back(std::move(e));
+    if (co_await send_all(exchange, std::move(out))) co_await exchange.end_event_stream();
+    co_return;
+  }
+}
+
+// Parses and validates; on a refusal answers it and returns nothing.
+asio::awaitable<std::optional<anthropic::MessagesRequest>> read_request(
+    HttpExchange& exchange, ServingContext& context, anthropic::MessagesCall call) {
+  auto body = parse_json_body(exchange.request().body());
+  if (auto* error = std::get_if<ApiError>(&body)) {
+    co_await exchange.respond_error(std::move(*error));
+    co_return std::nullopt;
+  }
+  RequestLimits limits{context.model_ids(), context.defaults.max_tokens_cap};
+  anthropic::MessagesRequestOrError parsed =
+      anthropic::parse_messages_request(std::get<ordered_json>(body), limits, call);
+  if (auto* error = std::get_if<ApiError>(&parsed)) {
+    co_await exchange.respond_error(std::move(*error));
+    co_return std::nullopt;
+  }
+  co_return std::move(std::get<anthropic::MessagesRequest>(parsed));
+}
+
+asio::awaitable<void> serve_messages(HttpExchange& exchange, ServingContext& context) {
+  std::optional<anthropic::MessagesRequest> request =
+      co_await read_request(exchange, context, anthropic::MessagesCall::kCreate);
+  if (!request) co_return;
+  const ChatRequest& chat = request->chat;
+  AdmissionOrder::Ticket ticket = context.admission.take();
+  auto generation = co_await off_io_thread(
+      context, exchange, [&chat, &context] { return build_chat_generation(chat, context); });
+  if (auto* error = std::get_if<ApiError>(&generation)) {
+    ticket.release();
+    co_await exchange.respond_error(std::move(*error));
+    co_return;
+  }
+  ChatGeneration& ready = std::get<ChatGeneration>(generation);
+  const CallReading calls{ready.tool_call_family, ready.generation.sampling.seed};
+  const int64_t prompt_tokens = static_cast<int64_t>(ready.generation.prompt.size());
+  co_await ticket.wait_turn();
+  std::unique_ptr<EngineEvents> events =
+      co_await submit_generation(exchange, context, std::move(ready.generation), std::move(ticket));
+  if (!events) co_return;
+  const MessageIdentity identity = anthropic::new_message_identity(chat.model);
+  if (chat.stream) {
+    co_await reply_stream(exchange, context, *events, identity, calls, prompt_tokens);
+  } else {
+    co_await reply_whole(exchange, context, *events, identity, calls);
+  }
+}
+
+// The prompt's tokens as /v1/messages would render them.
+asio::awaitable<void> serve_count_tokens(HttpExchange& exchange, ServingContext& context) {
+  std::optional<anthropic::MessagesRequest> request =
+      co_await read_request(exchange, context, anthropic::MessagesCall::kCountTokens);
+  if (!request) co_return;
+  const ChatRequest& chat = request->chat;
+  auto generation = co_await off_io_thread(
+      context, exchange, [&chat, &context] { return build_chat_generation(chat, context); });
+  if (auto* error = std::get_if<ApiError>(&generation)) {
+    co_await exchange.respond_error(std::move(*error));
+    co_return;
+  }
+  // A named local: GCC 12 mishandles temporaries that live across a suspension.
+  const nlohmann::json counted = {
+      {"input_tokens", std::get<ChatGeneration>(generation).generation.prompt.size()}};
+  co_await exchange.respond_json(http::status::ok, counted);
+}
+
+}  // namespace
+
+void add_messages_routes(Router& router, ServingContext& context) {
+  router.add({http::verb::post, "/v1/messages",
+              [&context](HttpExchange& exchange) { return serve_messages(exchange, context); },
+              /*requires_auth=*/true, /*json_body=*/true});
+  router.add({http::verb::post, "/v1/messages/count_tokens",
+              [&context](HttpExchange& exchange) { return serve_count_tokens(exchange, context); },
+              /*requires_auth=*/true, /*json_body=*/true});
+}
+
+}  // namespace ingot::server
