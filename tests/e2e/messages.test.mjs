@@ -130,9 +130,6 @@ test('thinking stops at its budget and the answer follows', { skip }, async () =
     assert.equal(message.content[0].type, 'thinking', JSON.stringify(message.content).slice(0, 300));
     const answer = message.content.find((block) => block.type === 'text');
     assert.ok(answer && answer.text.length > 0, JSON.stringify(message.content.map((b) => b.type)));
-    const folded = await thinker.messages.stream(request).finalMessage();
-    assert.deepEqual(folded.content.map((block) => block.type), message.content.map((block) => block.type));
-    assert.equal(folded.content[0].thinking, message.content[0].thinking);
   } finally {
     assert.equal(await server.stop(), 0);
     rmSync(dir, { recursive: true, force: true });
