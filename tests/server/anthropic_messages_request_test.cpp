@@ -31,7 +31,7 @@ ChatRequest accepted(const json& body, MessagesCall call = MessagesCall::kCreate
     ADD_FAILURE() << error->message;
     return {};
   }
-  return std::get<MessagesRequest>(result).chat;
+  return std::get<ChatRequest>(result);
 }
 
 ApiError refused(const json& body) {

@@ -15,6 +15,12 @@ struct Problem {
 };
 using Found = std::optional<Problem>;
 
+// A field of the body, or null when it is absent or null.
+const json* given(const json& body, const char* name) {
+  auto it = body.find(name);
+  return it == body.end() || it->is_null() ? nullptr : &*it;
+}
+
 std::string type_of(const json& block) {
   return block.is_object() && block.contains("type") && block["type"].is_string()
              ? block["type"].get<std::string>()
@@ -180,8 +186,8 @@ Found translate_messages(const json& body, json& out) {
 }
 
 Found translate_system(const json& body, json& messages) {
-  auto it = body.find("system");
-  if (it == body.end() || it->is_null()) return std::nullopt;
+  const json* it = given(body, "system");
+  if (it == nullptr) return std::nullopt;
   std::string text;
   if (Found problem = read_text(*it, "system", "system", text)) return problem;
   messages.push_back({{"role", "system"}, {"content", text}});
@@ -191,8 +197,8 @@ Found translate_system(const json& body, json& messages) {
 // Custom tools; Anthropic's server tools (web search, code execution...)
 // are not something a local model runs.
 Found translate_tools(const json& body, json& openai) {
-  auto it = body.find("tools");
-  if (it == body.end() || it->is_null()) return std::nullopt;
+  const json* it = given(body, "tools");
+  if (it == nullptr) return std::nullopt;
   if (!it->is_array()) return Problem{"'tools' must be a list.", "tools"};
   json tools = json::array();
   for (size_t i = 0; i < it->size(); ++i) {
@@ -227,8 +233,8 @@ Found translate_tools(const json& body, json& openai) {
 // auto, any (a call is required), tool (that one), none; and
 // disable_parallel_tool_use.
 Found translate_tool_choice(const json& body, json& openai) {
-  auto it = body.find("tool_choice");
-  if (it == body.end() || it->is_null()) return std::nullopt;
+  const json* it = given(body, "tool_choice");
+  if (it == nullptr) return std::nullopt;
   const std::string type = type_of(*it);
   if (type == "auto") {
     openai["tool_choice"] = "auto";
@@ -254,8 +260,8 @@ Found translate_tool_choice(const json& body, json& openai) {
 }
 
 Found translate_stop_sequences(const json& body, std::vector<std::string>& stop) {
-  auto it = body.find("stop_sequences");
-  if (it == body.end() || it->is_null()) return std::nullopt;
+  const json* it = given(body, "stop_sequences");
+  if (it == nullptr) return std::nullopt;
   if (!it->is_array())
     return Problem{"'stop_sequences' must be a list of strings.", "stop_sequences"};
   for (const json& sequence : *it) {
@@ -270,8 +276,8 @@ Found translate_stop_sequences(const json& body, std::vector<std::string>& stop)
 // enabled (with budget_tokens, at least 1024 and below max_tokens, as
 // Anthropic asks) or disabled; the template's enable_thinking switch.
 Found translate_thinking(const json& body, json& openai) {
-  auto it = body.find("thinking");
-  if (it == body.end() || it->is_null()) return std::nullopt;
+  const json* it = given(body, "thinking");
+  if (it == nullptr) return std::nullopt;
   const std::string type = type_of(*it);
   if (type == "disabled") {
     openai["chat_template_kwargs"] = {{"enable_thinking", false}};
@@ -307,8 +313,8 @@ Found check_temperature(const json& body) {
 }
 
 Found check_metadata(const json& body) {
-  auto it = body.find("metadata");
-  if (it == body.end() || it->is_null() || it->is_object()) return std::nullopt;
+  const json* it = given(body, "metadata");
+  if (it == nullptr || it->is_object()) return std::nullopt;
   return Problem{"'metadata' must be an object.", "metadata"};
 }
 
@@ -323,12 +329,11 @@ void copy_shared_fields(const json& body, json& openai, MessagesCall call) {
 
 }  // namespace
 
-MessagesRequestOrError parse_messages_request(const json& body, const RequestLimits& limits,
-                                              MessagesCall call) {
+ChatRequestOrError parse_messages_request(const json& body, const RequestLimits& limits,
+                                          MessagesCall call) {
   if (!body.is_object()) return invalid_request("The request body must be a JSON object.");
   json openai = json::object();
   json messages = json::array();
-  MessagesRequest request;
   std::vector<std::string> stop;
   Found problem = check_max_tokens(body, call);
   if (!problem) problem = translate_system(body, messages);
@@ -343,10 +348,8 @@ MessagesRequestOrError parse_messages_request(const json& body, const RequestLim
   copy_shared_fields(body, openai, call);
   openai["messages"] = std::move(messages);
   ChatRequestOrError chat = parse_chat_request(openai, limits);
-  if (auto* error = std::get_if<ApiError>(&chat)) return std::move(*error);
-  request.chat = std::move(std::get<ChatRequest>(chat));
-  request.chat.stop = std::move(stop);
-  return request;
+  if (auto* request = std::get_if<ChatRequest>(&chat)) request->stop = std::move(stop);
+  return chat;
 }
 
 }  // namespace ingot::server::anthropic

@@ -15,28 +15,19 @@
 //  6. `stop_sequences`, `temperature` [0, 1], `thinking`, `metadata`
 //  7. the chat request's own checks, in its order
 
-#include <cstdint>
 #include <nlohmann/json.hpp>
-#include <optional>
-#include <variant>
 
 #include "server/api_error.h"
 #include "server/openai/chat_request.h"
 
 namespace ingot::server::anthropic {
 
-// thinking: {type: "enabled", budget_tokens} becomes the chat request's
-// reasoning_budget.
-struct MessagesRequest {
-  ChatRequest chat;
-};
-
-using MessagesRequestOrError = std::variant<MessagesRequest, ApiError>;
-
 enum class MessagesCall { kCreate, kCountTokens };
 
-MessagesRequestOrError parse_messages_request(const nlohmann::ordered_json& body,
-                                              const RequestLimits& limits,
-                                              MessagesCall call = MessagesCall::kCreate);
+// The chat request a Messages body becomes (thinking.budget_tokens as its
+// reasoning_budget, stop_sequences as its stop), or the refusal.
+ChatRequestOrError parse_messages_request(const nlohmann::ordered_json& body,
+                                          const RequestLimits& limits,
+                                          MessagesCall call = MessagesCall::kCreate);
 
 }  // namespace ingot::server::anthropic

@@ -178,8 +178,7 @@ asio::awaitable<void> reply_whole(HttpExchange& exchange, ServingContext& contex
   record_usage(exchange, context, reply.finish->usage);
   if (reply.finish->reason == engine::FinishReason::kCancelled) {
     record_cancelled(exchange, context);
-    ApiError api{503, "server_error", "The request was cancelled (the server is shutting down).",
-                 std::nullopt, "cancelled"};
+    ApiError api = cancelled_by_shutdown();
     co_await exchange.respond_error(std::move(api));
     co_return;
   }

@@ -70,4 +70,9 @@ ApiError generation_failed(const Error& error) {
   return api;
 }
 
+ApiError cancelled_by_shutdown() {
+  return ApiError{503, "server_error", "The request was cancelled (the server is shutting down).",
+                  std::nullopt, "cancelled"};
+}
+
 }  // namespace ingot::server

@@ -27,5 +27,7 @@ void record_cancelled(HttpExchange& exchange, ServingContext& context);
 
 // How a generation that failed after admission is answered.
 ApiError generation_failed(const Error& error);
+// How a whole reply that shutdown cancelled is answered.
+ApiError cancelled_by_shutdown();
 
 }  // namespace ingot::server

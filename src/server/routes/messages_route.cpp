@@ -74,9 +74,7 @@ asio::awaitable<void> reply_whole(HttpExchange& exchange, ServingContext& contex
     record_usage(exchange, context, finish.usage);
     if (finish.reason == engine::FinishReason::kCancelled) {
       record_cancelled(exchange, context);
-      ApiError cancelled{503, "server_error",
-                         "The request was cancelled (the server is shutting down).", std::nullopt,
-                         "cancelled"};
+      ApiError cancelled = cancelled_by_shutdown();
       co_await exchange.respond_error(std::move(cancelled));
       co_return;
     }
@@ -92,18 +90,22 @@ asio::awaitable<void> reply_whole(HttpExchange& exchange, ServingContext& contex
   }
 }
 
-// The content of a text event as blocks: its text through the call parser
-// (when the request has tools), the calls as tool_use blocks.
-std::vector<StreamEvent> content_events(MessageEvents& writer,
-                                        std::optional<tools::ToolCallStreamParser>& parser,
-                                        const std::string& text) {
-  if (!parser) return writer.text(text);
-  tools::ReplyDelta delta = parser->push(text);
+// What the call parser let out, as blocks: its content as text, its calls
+// as tool_use blocks.
+std::vector<StreamEvent> parsed_events(MessageEvents& writer, const tools::ReplyDelta& delta) {
   std::vector<StreamEvent> out = writer.text(delta.content);
   for (const tools::ToolCallDelta& call : delta.tool_calls) {
     for (StreamEvent& event : writer.tool_call(call)) out.push_back(std::move(event));
   }
   return out;
+}
+
+// The content of a text event as blocks, through the call parser when the
+// request has tools.
+std::vector<StreamEvent> content_events(MessageEvents& writer,
+                                        std::optional<tools::ToolCallStreamParser>& parser,
+                                        const std::string& text) {
+  return parser ? parsed_events(writer, parser->push(text)) : writer.text(text);
 }
 
 asio::awaitable<void> reply_stream(HttpExchange& exchange, ServingContext& context,
@@ -150,11 +152,7 @@ asio::awaitable<void> reply_stream(HttpExchange& exchange, ServingContext& conte
     std::vector<StreamEvent> out;
     size_t call_count = 0;
     if (parser) {
-      tools::ReplyDelta rest = parser->finish();
-      out = writer.text(rest.content);
-      for (const tools::ToolCallDelta& call : rest.tool_calls) {
-        for (StreamEvent& e : writer.tool_call(call)) out.push_back(std::move(e));
-      }
+      out = parsed_events(writer, parser->finish());
       call_count = parser->call_count();
     }
     for (StreamEvent& e : writer.finish(finish, call_count)) out.push_back(std::move(e));
@@ -164,28 +162,29 @@ asio::awaitable<void> reply_stream(HttpExchange& exchange, ServingContext& conte
 }
 
 // Parses and validates; on a refusal answers it and returns nothing.
-asio::awaitable<std::optional<anthropic::MessagesRequest>> read_request(
-    HttpExchange& exchange, ServingContext& context, anthropic::MessagesCall call) {
+asio::awaitable<std::optional<ChatRequest>> read_request(HttpExchange& exchange,
+                                                         ServingContext& context,
+                                                         anthropic::MessagesCall call) {
   auto body = parse_json_body(exchange.request().body());
   if (auto* error = std::get_if<ApiError>(&body)) {
     co_await exchange.respond_error(std::move(*error));
     co_return std::nullopt;
   }
   RequestLimits limits{context.model_ids(), context.defaults.max_tokens_cap};
-  anthropic::MessagesRequestOrError parsed =
+  ChatRequestOrError parsed =
       anthropic::parse_messages_request(std::get<ordered_json>(body), limits, call);
   if (auto* error = std::get_if<ApiError>(&parsed)) {
     co_await exchange.respond_error(std::move(*error));
     co_return std::nullopt;
   }
-  co_return std::move(std::get<anthropic::MessagesRequest>(parsed));
+  co_return std::move(std::get<ChatRequest>(parsed));
 }
 
 asio::awaitable<void> serve_messages(HttpExchange& exchange, ServingContext& context) {
-  std::optional<anthropic::MessagesRequest> request =
+  std::optional<ChatRequest> request =
       co_await read_request(exchange, context, anthropic::MessagesCall::kCreate);
   if (!request) co_return;
-  const ChatRequest& chat = request->chat;
+  const ChatRequest& chat = *request;
   AdmissionOrder::Ticket ticket = context.admission.take();
   auto generation = co_await off_io_thread(
       context, exchange, [&chat, &context] { return build_chat_generation(chat, context); });
@@ -211,10 +210,10 @@ asio::awaitable<void> serve_messages(HttpExchange& exchange, ServingContext& con
 
 // The prompt's tokens as /v1/messages would render them.
 asio::awaitable<void> serve_count_tokens(HttpExchange& exchange, ServingContext& context) {
-  std::optional<anthropic::MessagesRequest> request =
+  std::optional<ChatRequest> request =
       co_await read_request(exchange, context, anthropic::MessagesCall::kCountTokens);
   if (!request) co_return;
-  const ChatRequest& chat = request->chat;
+  const ChatRequest& chat = *request;
   auto generation = co_await off_io_thread(
       context, exchange, [&chat, &context] { return build_chat_generation(chat, context); });
   if (auto* error = std::get_if<ApiError>(&generation)) {
