@@ -102,3 +102,19 @@ function(ingot_precompile target)
     endif()
   endforeach()
 endfunction()
+
+# ingot_unity(target): the target compiles as a few large translation units
+# instead of one per file. Each of its files pays for the same heavy
+# headers (Asio, Beast, CLI11, JSON) and, at full optimization, for the
+# code their inline globals emit; batched, that is paid once per batch.
+# Names in one file's anonymous namespace are then visible to the others
+# in its batch: a file whose helpers would clash keeps them in a namespace
+# of its own. GCC reports a header's template instantiated with such a
+# name as a linkage problem (-Wsubobject-linkage) unless the name is in the
+# main file, which in a batch it no longer is.
+function(ingot_unity target)
+  set_target_properties(${target} PROPERTIES UNITY_BUILD ON UNITY_BUILD_BATCH_SIZE 8)
+  if(CMAKE_CXX_COMPILER_ID STREQUAL "GNU")
+    target_compile_options(${target} PRIVATE -Wno-subobject-linkage)
+  endif()
+endfunction()

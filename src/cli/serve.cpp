@@ -31,6 +31,7 @@ struct ServeOptions {
   double shutdown_timeout_s = 10;
   std::string api_key;
   size_t prompt_threads = 2;
+  size_t responses_store = server::kDefaultStoredResponses;
   bool mtp = false;
   std::string spec = "none";
   int32_t draft_max = 3;
@@ -72,6 +73,8 @@ int serve(ServeOptions options) {
   context.engine = engine->get();
   context.defaults = options.defaults;
   context.metrics = &metrics;
+  context.responses = std::make_unique<server::responses::ResponseStore>(
+      options.responses_store, server::kStoredResponseBytes);
   context.shutdown_grace =
       std::chrono::milliseconds(static_cast<int64_t>(options.shutdown_timeout_s * 1000));
 
@@ -155,6 +158,11 @@ void register_serve(CLI::App& app, int& exit_code) {
   command
       ->add_option("--prompt-threads", options->prompt_threads,
                    "Threads rendering and tokenizing prompts (0: the I/O thread)")
+      ->capture_default_str();
+  command
+      ->add_option("--responses-store", options->responses_store,
+                   "Responses the Responses API keeps for previous_response_id and retrieval "
+                   "(least recently used first out; 0: none)")
       ->capture_default_str();
   command
       ->add_option("--max-tokens", options->defaults.max_tokens,

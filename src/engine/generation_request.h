@@ -57,6 +57,8 @@ struct Usage {
   int64_t prompt_tokens = 0;
   int64_t completion_tokens = 0;
   int64_t cached_tokens = 0;  // prompt tokens reused from the slot's cache
+  // Completion tokens spent inside the template's thinking tags.
+  int64_t reasoning_tokens = 0;
   double time_to_first_token_ms = 0;
   double total_ms = 0;
 };

@@ -163,10 +163,14 @@ bool Slot::take_drawn(int64_t context_limit) {
   return false;
 }
 
+// Counts the token just emitted when it was reasoning; past the request's
+// budget, the end-of-thinking tag is forced.
 void Slot::spend_reasoning_budget() {
-  if (reasoning_budget_ < 0 || !splitter_ || !splitter_->in_reasoning()) return;
+  if (!splitter_ || !splitter_->in_reasoning()) return;
+  ++reasoning_tokens_;
+  if (reasoning_budget_ < 0) return;
   if (next_forced_ < forced_.size()) return;  // already closing
-  if (++reasoning_tokens_ < reasoning_budget_) return;
+  if (reasoning_tokens_ < reasoning_budget_) return;
   forced_ = tokenizer_.encode(splitter_->tags().close, /*add_special=*/false,
                               /*parse_special=*/true);
   next_forced_ = 0;
@@ -205,6 +209,7 @@ void Slot::finish(FinishReason reason) {
     }
   }
   usage_.completion_tokens = generated_;
+  usage_.reasoning_tokens = reasoning_tokens_;
   usage_.total_ms = ms_since(submitted_);
   FinishEvent finished{reason, usage_, {}};
   if (reason == FinishReason::kStop) finished.stop_sequence = stop_->matched();

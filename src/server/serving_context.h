@@ -5,6 +5,7 @@
 #include <atomic>
 #include <chrono>
 #include <cstdint>
+#include <memory>
 #include <optional>
 #include <string>
 #include <vector>
@@ -13,10 +14,11 @@
 #include "chat/tool_calls/tool_call_family.h"
 #include "engine/engine.h"
 #include "sampling/params.h"
+#include "server/admission_order.h"
 #include "server/grammar_cache.h"
 #include "server/metrics.h"
-#include "server/admission_order.h"
 #include "server/prompt_preparation.h"
+#include "server/responses/response_store.h"
 #include "tokenizer/tokenizer.h"
 
 namespace ingot::server {
@@ -26,6 +28,12 @@ struct ServingDefaults {
   int32_t max_tokens = -1;            // -1: until the context is full
   int64_t max_tokens_cap = 32768;     // a request may not ask for more
 };
+
+// How many responses the Responses API keeps by default, and the bytes
+// they may hold in all, whatever their number: a bound on memory that no
+// sequence of requests can pass.
+constexpr size_t kDefaultStoredResponses = 1024;
+constexpr size_t kStoredResponseBytes = size_t{256} << 20;
 
 struct ServingContext {
   std::string model_id;
@@ -51,6 +59,10 @@ struct ServingContext {
   // Where prompts are rendered and tokenized; null: on the I/O thread
   // itself (tests, and `--prompt-threads 0` to measure the difference).
   PromptPool* prompts = nullptr;
+  // The Responses API's stored responses (`--responses-store`), shared by
+  // every I/O thread.
+  std::unique_ptr<responses::ResponseStore> responses =
+      std::make_unique<responses::ResponseStore>(kDefaultStoredResponses, kStoredResponseBytes);
   // Requests reach the engine in arrival order (I/O thread only).
   AdmissionOrder admission;
   std::atomic<bool> ready{false};

@@ -1,20 +1,11 @@
 #include "server/anthropic/messages_response.h"
 
-#include <random>
+#include "server/random_id.h"
 
 namespace ingot::server::anthropic {
 namespace {
 
 namespace tools = chat::tool_calls;
-
-std::string random_suffix(size_t length) {
-  static constexpr std::string_view kAlphabet =
-      "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789";
-  thread_local std::mt19937_64 rng{std::random_device{}()};
-  std::string out;
-  for (size_t i = 0; i < length; ++i) out += kAlphabet[rng() % kAlphabet.size()];
-  return out;
-}
 
 // A call's arguments as the object Anthropic's `input` is; arguments cut
 // short (max_tokens) are not one, and give {}.
@@ -35,7 +26,7 @@ ordered_json tool_use_block(const std::string& id, const std::string& name, orde
 }  // namespace
 
 MessageIdentity new_message_identity(std::string model) {
-  return {"msg_" + random_suffix(24), std::move(model)};
+  return {random_id("msg_", 24), std::move(model)};
 }
 
 std::string_view stop_reason(const engine::FinishEvent& finish, size_t calls) {

@@ -17,6 +17,7 @@
 
 #include "chat/tool_calls/tool_call_types.h"
 #include "engine/generation_request.h"
+#include "server/stream_event.h"
 
 namespace ingot::server::anthropic {
 
@@ -40,10 +41,7 @@ ordered_json whole_message(const MessageIdentity& identity, const std::string& r
                            const chat::tool_calls::ParsedReply& reply,
                            const engine::FinishEvent& finish);
 
-struct StreamEvent {
-  std::string name;
-  ordered_json data;
-};
+using StreamEvent = server::StreamEvent;
 
 // Turns a reply's pieces, as they come, into the events of its stream.
 class MessageEvents {

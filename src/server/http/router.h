@@ -16,11 +16,20 @@ using RouteHandler = std::function<asio::awaitable<void>(HttpExchange&)>;
 
 struct Route {
   http::verb method;
+  // A segment written {name} matches any one non-empty segment: the
+  // handler reads it with path_parameter.
   std::string path;
   RouteHandler handler;
   bool requires_auth = true;
   bool json_body = false;  // a POST whose body must be application/json
 };
+
+// Whether the path fits the route's pattern, segment by segment.
+bool path_matches(std::string_view pattern, std::string_view path);
+
+// The segment of `path` at the position of the pattern's {name}; empty when
+// the pattern has no such segment.
+std::string path_parameter(std::string_view pattern, std::string_view path, std::string_view name);
 
 class Router {
  public:

@@ -1,17 +1,14 @@
 #include "server/openai/chat_response.h"
 
 #include <chrono>
-#include <random>
+
+#include "server/random_id.h"
 
 namespace ingot::server {
 
 CompletionIdentity new_identity(std::string_view id_prefix, std::string model,
                                 std::string system_fingerprint) {
-  static constexpr char kAlphabet[] =
-      "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789";
-  thread_local std::mt19937_64 rng{std::random_device{}()};
-  std::string id(id_prefix);
-  for (int i = 0; i < 24; ++i) id += kAlphabet[rng() % (sizeof(kAlphabet) - 1)];
+  std::string id = random_id(id_prefix, 24);
   auto now = std::chrono::system_clock::now().time_since_epoch();
   return {std::move(id), std::chrono::duration_cast<std::chrono::seconds>(now).count(),
           std::move(model), std::move(system_fingerprint)};

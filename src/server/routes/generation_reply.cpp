@@ -26,7 +26,7 @@ struct ReplyOptions {
   bool scores_prompt = false;  // the engine sends the prompt's tokens (echo with logprobs)
 
   tools::ToolCallIdGenerator call_ids() const {
-    return tools::ToolCallIdGenerator(tool_calls.id_seed, tools::id_style_for(*tool_calls.family));
+    return tool_calls.ids(tools::ToolCallIdStyle::kOpenAI);
   }
 };
 

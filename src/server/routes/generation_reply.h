@@ -12,19 +12,12 @@
 #include "server/http/http_exchange.h"
 #include "server/openai/chat_response.h"
 #include "server/openai/generation_fields.h"
+#include "server/routes/generation_submission.h"
 #include "server/serving_context.h"
 
 namespace ingot::server {
 
 enum class ReplyShape { kChat, kText };
-
-// How a chat reply is read for tool calls: not at all, or in one family's
-// syntax with ids drawn from a seed (the request's, so that a streamed and
-// a whole reply with the same seed name their calls alike).
-struct ToolCallReading {
-  std::optional<chat::tool_calls::ToolCallFamily> family;
-  uint64_t id_seed = 0;
-};
 
 // How a text completion's reply begins: with its prompt (echo), and where
 // its logprobs' text offsets start (after the prompt, without echo).

@@ -4,6 +4,8 @@
 #include <utility>
 #include <vector>
 
+#include "server/openai/chat_response.h"
+
 namespace ingot::server {
 namespace {
 
@@ -22,6 +24,21 @@ std::vector<std::pair<std::string, std::string>> retry_after(const ApiError& err
 }
 
 }  // namespace
+
+chat::tool_calls::ToolCallIdGenerator ToolCallReading::ids(
+    chat::tool_calls::ToolCallIdStyle dialect) const {
+  namespace tools = chat::tool_calls;
+  const bool mistral = family && tools::id_style_for(*family) == tools::ToolCallIdStyle::kMistral;
+  return tools::ToolCallIdGenerator(id_seed, mistral ? tools::ToolCallIdStyle::kMistral : dialect);
+}
+
+asio::awaitable<bool> send_events(HttpExchange& exchange, std::vector<StreamEvent> events) {
+  for (const StreamEvent& event : events) {
+    const std::string data = dump(event.data);
+    if (!co_await exchange.send_event(data, event.name)) co_return false;
+  }
+  co_return true;
+}
 
 asio::awaitable<std::unique_ptr<EngineEvents>> submit_generation(
     HttpExchange& exchange, ServingContext& context, engine::GenerationRequest generation,

@@ -2,16 +2,38 @@
 // What every dialect's reply does alike: hand the generation to the engine
 // (answering a refusal before any reply byte), and record what it cost.
 
+#include <cstdint>
 #include <memory>
+#include <optional>
+#include <string>
+#include <vector>
 
+#include "chat/tool_calls/tool_call_family.h"
+#include "chat/tool_calls/tool_call_id.h"
 #include "engine/generation_request.h"
 #include "server/admission_order.h"
 #include "server/api_error.h"
 #include "server/engine_events.h"
 #include "server/http/http_exchange.h"
 #include "server/serving_context.h"
+#include "server/stream_event.h"
 
 namespace ingot::server {
+
+// How a chat reply is read for tool calls: not at all, or in one family's
+// syntax with ids drawn from a seed (the request's, so that a streamed and
+// a whole reply with the same seed name their calls alike).
+struct ToolCallReading {
+  std::optional<chat::tool_calls::ToolCallFamily> family;
+  uint64_t id_seed = 0;
+
+  // Ids in the dialect's style, except where the template insists on
+  // Mistral's.
+  chat::tool_calls::ToolCallIdGenerator ids(chat::tool_calls::ToolCallIdStyle dialect) const;
+};
+
+// Sends the events in order; false once the client is gone.
+asio::awaitable<bool> send_events(HttpExchange& exchange, std::vector<StreamEvent> events);
 
 // Submits `generation`. On a refusal (full queue, context exceeded,
 // shutting down) answers it and returns null; else the request's events,

@@ -26,32 +26,12 @@ namespace {
 namespace tools = chat::tool_calls;
 using anthropic::MessageEvents;
 using anthropic::MessageIdentity;
-using anthropic::StreamEvent;
 
-// How the reply is read for calls, and how the calls are named: Anthropic's
-// toolu_ ids, except where the template insists on Mistral's.
-struct CallReading {
-  std::optional<tools::ToolCallFamily> family;
-  uint64_t seed = 0;
-
-  tools::ToolCallIdGenerator ids() const {
-    const bool mistral = family && tools::id_style_for(*family) == tools::ToolCallIdStyle::kMistral;
-    return tools::ToolCallIdGenerator(
-        seed, mistral ? tools::ToolCallIdStyle::kMistral : tools::ToolCallIdStyle::kAnthropic);
-  }
-};
-
-asio::awaitable<bool> send_all(HttpExchange& exchange, std::vector<StreamEvent> events) {
-  for (const StreamEvent& event : events) {
-    const std::string data = dump(event.data);
-    if (!co_await exchange.send_event(data, event.name)) co_return false;
-  }
-  co_return true;
-}
+constexpr tools::ToolCallIdStyle kIdStyle = tools::ToolCallIdStyle::kAnthropic;
 
 asio::awaitable<void> reply_whole(HttpExchange& exchange, ServingContext& context,
                                   EngineEvents& events, const MessageIdentity& identity,
-                                  const CallReading& calls) {
+                                  const ToolCallReading& calls) {
   std::string content, reasoning;
   for (;;) {
     std::optional<engine::Event> event = co_await events.next();
@@ -80,7 +60,7 @@ asio::awaitable<void> reply_whole(HttpExchange& exchange, ServingContext& contex
     }
     tools::ParsedReply reply;
     if (calls.family) {
-      reply = tools::parse_tool_calls(content, *calls.family, calls.ids());
+      reply = tools::parse_tool_calls(content, *calls.family, calls.ids(kIdStyle));
     } else {
       reply.content = content;
     }
@@ -110,14 +90,14 @@ std::vector<StreamEvent> content_events(MessageEvents& writer,
 
 asio::awaitable<void> reply_stream(HttpExchange& exchange, ServingContext& context,
                                    EngineEvents& events, const MessageIdentity& identity,
-                                   const CallReading& calls, int64_t prompt_tokens) {
+                                   const ToolCallReading& calls, int64_t prompt_tokens) {
   MessageEvents writer(identity);
   std::optional<tools::ToolCallStreamParser> parser;
-  if (calls.family) parser.emplace(*calls.family, calls.ids());
+  if (calls.family) parser.emplace(*calls.family, calls.ids(kIdStyle));
   engine::Usage prompt_usage;
   prompt_usage.prompt_tokens = prompt_tokens;
   if (!co_await exchange.begin_event_stream() ||
-      !co_await send_all(exchange, writer.start(prompt_usage))) {
+      !co_await send_events(exchange, writer.start(prompt_usage))) {
     record_cancelled(exchange, context);
     co_return;
   }
@@ -132,7 +112,7 @@ asio::awaitable<void> reply_stream(HttpExchange& exchange, ServingContext& conte
       for (StreamEvent& e : content_events(writer, parser, text->content)) {
         out.push_back(std::move(e));
       }
-      if (!co_await send_all(exchange, std::move(out))) {
+      if (!co_await send_events(exchange, std::move(out))) {
         record_cancelled(exchange, context);  // the write failed: the client is gone
         co_return;
       }
@@ -156,7 +136,7 @@ asio::awaitable<void> reply_stream(HttpExchange& exchange, ServingContext& conte
       call_count = parser->call_count();
     }
     for (StreamEvent& e : writer.finish(finish, call_count)) out.push_back(std::move(e));
-    if (co_await send_all(exchange, std::move(out))) co_await exchange.end_event_stream();
+    if (co_await send_events(exchange, std::move(out))) co_await exchange.end_event_stream();
     co_return;
   }
 }
@@ -194,7 +174,7 @@ asio::awaitable<void> serve_messages(HttpExchange& exchange, ServingContext& con
     co_return;
   }
   ChatGeneration& ready = std::get<ChatGeneration>(generation);
-  const CallReading calls{ready.tool_call_family, ready.generation.sampling.seed};
+  const ToolCallReading calls{ready.tool_call_family, ready.generation.sampling.seed};
   const int64_t prompt_tokens = static_cast<int64_t>(ready.generation.prompt.size());
   co_await ticket.wait_turn();
   std::unique_ptr<EngineEvents> events =

@@ -14,5 +14,6 @@ void add_chat_route(Router& router, ServingContext& context);
 void add_completion_route(Router& router, ServingContext& context);
 void add_tokenize_routes(Router& router, ServingContext& context);
 void add_messages_routes(Router& router, ServingContext& context);
+void add_responses_routes(Router& router, ServingContext& context);
 
 }  // namespace ingot::server
