@@ -80,7 +80,7 @@ function(ingot_test_suite name)
   target_link_libraries(${name}_tests PRIVATE ingot_test_support ${ARG_DEPS} GTest::gtest GTest::gmock GTest::gtest_main)
   ingot_warnings(${name}_tests)
   ingot_test_code(${name}_tests)
-  ingot_precompile(${name}_tests <gtest/gtest.h> <gmock/gmock.h> ${ARG_PRECOMPILE})
+  ingot_test_precompile(${name}_tests ${ARG_PRECOMPILE})
   add_test(NAME ${name} COMMAND ${name}_tests --gtest_brief=1)
   # A hung suite fails on its own instead of holding CI until its deadline.
   set_tests_properties(${name} PROPERTIES
@@ -88,19 +88,30 @@ function(ingot_test_suite name)
     TIMEOUT 1200)
 endfunction()
 
+# ingot_test_precompile(target [headers...]): gtest and gmock precompiled.
+# Suites that add no header of their own share one precompiled header,
+# built once by the first of them (util_tests): every suite compiles with
+# the same options, and the definitions some add (through the libraries
+# they link) do not touch gtest. A suite with headers of its own builds
+# its own.
+function(ingot_test_precompile target)
+  get_property(owner GLOBAL PROPERTY INGOT_TEST_PCH_OWNER)
+  if(ARGN OR NOT owner)
+    ingot_precompile(${target} <gtest/gtest.h> <gmock/gmock.h> ${ARGN})
+    if(NOT ARGN)
+      set_property(GLOBAL PROPERTY INGOT_TEST_PCH_OWNER ${target})
+    endif()
+    return()
+  endif()
+  target_precompile_headers(${target} REUSE_FROM ${owner})
+  ingot_simd_files_parse_headers(${target})
+endfunction()
+
 # ingot_precompile(target headers...): the headers become the target's
-# precompiled header. Files compiled with SIMD flags (ingot_simd_flags)
-# parse them as usual: a precompiled header only serves the flags it was
-# built with.
+# precompiled header.
 function(ingot_precompile target)
   target_precompile_headers(${target} PRIVATE ${ARGN})
-  get_target_property(sources ${target} SOURCES)
-  foreach(source IN LISTS sources)
-    if(source MATCHES "_avx2\\.cpp$" OR source MATCHES "_avx512\\.cpp$")
-      set_source_files_properties(${source} TARGET_DIRECTORY ${target}
-        PROPERTIES SKIP_PRECOMPILE_HEADERS ON)
-    endif()
-  endforeach()
+  ingot_simd_files_parse_headers(${target})
 endfunction()
 
 # ingot_unity(target): the target compiles as a few large translation units
@@ -117,4 +128,16 @@ function(ingot_unity target)
   if(CMAKE_CXX_COMPILER_ID STREQUAL "GNU")
     target_compile_options(${target} PRIVATE -Wno-subobject-linkage)
   endif()
+endfunction()
+
+# Files compiled with SIMD flags (ingot_simd_flags) parse their headers as
+# usual: a precompiled header only serves the flags it was built with.
+function(ingot_simd_files_parse_headers target)
+  get_target_property(sources ${target} SOURCES)
+  foreach(source IN LISTS sources)
+    if(source MATCHES "_avx2\\.cpp$" OR source MATCHES "_avx512\\.cpp$")
+      set_source_files_properties(${source} TARGET_DIRECTORY ${target}
+        PROPERTIES SKIP_PRECOMPILE_HEADERS ON)
+    endif()
+  endforeach()
 endfunction()

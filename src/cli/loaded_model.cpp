@@ -2,6 +2,8 @@
 
 #include <spdlog/spdlog.h>
 
+#include "chat/message_roles.h"
+
 namespace ingot::cli {
 namespace {
 
@@ -41,6 +43,7 @@ Result<LoadedModel> LoadedModel::load(const std::string& path) {
   if (loaded.own_template) {
     loaded.tool_call_family = chat::tool_calls::detect_tool_call_family(source);
     loaded.template_renders_tools = chat::tool_calls::template_renders_tools(source);
+    loaded.template_reads_developer_role = chat::template_reads_developer_role(source);
   }
   loaded.reasoning_tags = engine::reasoning_tags_for_template(source);
   return loaded;

@@ -30,6 +30,7 @@ struct LoadedModel {
   // tools (else they are described in a system message). ChatML: neither.
   chat::tool_calls::ToolCallFamily tool_call_family = chat::tool_calls::ToolCallFamily::kGeneric;
   bool template_renders_tools = false;
+  bool template_reads_developer_role = false;
 
   static Result<LoadedModel> load(const std::string& path);
 

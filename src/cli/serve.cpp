@@ -12,6 +12,7 @@
 #include "cli/loaded_model.h"
 #include "engine/engine.h"
 #include "model/model.h"
+#include "sampling/logit_bias_spec.h"
 #include "server/http/http_server.h"
 #include "server/metrics.h"
 #include "server/prompt_preparation.h"
@@ -32,6 +33,7 @@ struct ServeOptions {
   std::string api_key;
   size_t prompt_threads = 2;
   size_t responses_store = server::kDefaultStoredResponses;
+  std::vector<std::string> logit_bias;  // TOKEN_ID(+|-)BIAS each
   bool mtp = false;
   std::string spec = "none";
   int32_t draft_max = 3;
@@ -48,6 +50,15 @@ int serve(ServeOptions options) {
   if (!loaded.ok()) {
     std::fprintf(stderr, "ingot serve: %s\n", loaded.error().describe().c_str());
     return 1;
+  }
+  for (const std::string& spec : options.logit_bias) {
+    const auto bias = *sampling::parse_logit_bias_spec(spec);  // checked when parsed
+    if (!loaded->tokenizer->vocab().contains(bias.first)) {
+      std::fprintf(stderr, "ingot serve: --logit-bias %s: the vocabulary has no token %d\n",
+                   spec.c_str(), bias.first);
+      return 2;
+    }
+    options.defaults.sampling.logit_bias.push_back(bias);
   }
   options.engine.prepare_grammar = true;
   if (options.mtp || options.spec == "mtp") options.engine.draft_tokens = options.draft_max;
@@ -70,6 +81,7 @@ int serve(ServeOptions options) {
   context.reasoning_tags = loaded->reasoning_tags;
   context.tool_call_family = loaded->tool_call_family;
   context.template_renders_tools = loaded->template_renders_tools;
+  context.template_reads_developer_role = loaded->template_reads_developer_role;
   context.engine = engine->get();
   context.defaults = options.defaults;
   context.metrics = &metrics;
@@ -79,6 +91,9 @@ int serve(ServeOptions options) {
       std::chrono::milliseconds(static_cast<int64_t>(options.shutdown_timeout_s * 1000));
 
   server::HttpServer http(options.http, server::build_routes(context));
+  http.on_answered([&metrics](std::string_view route, int status) {
+    metrics.count_request(std::string(route), status);
+  });
   // Declared after the server so that it joins while the io_context its
   // work posts back to still exists.
   std::optional<server::PromptPool> prompts;
@@ -164,6 +179,13 @@ void register_serve(CLI::App& app, int& exit_code) {
                    "Responses the Responses API keeps for previous_response_id and retrieval "
                    "(least recently used first out; 0: none)")
       ->capture_default_str();
+  command
+      ->add_option("-l,--logit-bias", options->logit_bias,
+                   "TOKEN_ID(+|-)BIAS added to every request's logits, as llama-server's "
+                   "(15043+1, 2-inf); a request's own logit_bias adds to it")
+      ->check([](const std::string& spec) -> std::string {
+        return sampling::parse_logit_bias_spec(spec) ? "" : "expected TOKEN_ID(+|-)BIAS";
+      });
   command
       ->add_option("--max-tokens", options->defaults.max_tokens,
                    "Default max_tokens (-1: until the context is full)")

@@ -53,13 +53,30 @@ void EngineEvents::arm(const std::shared_ptr<Shared>& shared, tcp::socket& socke
 }
 
 asio::awaitable<std::optional<engine::Event>> EngineEvents::next() {
+  bool quiet = false;
+  co_return co_await next_within(asio::steady_timer::duration::max(), quiet);
+}
+
+// The wake-up timer is cancelled by each notify; it expires only when
+// `patience` passes first.
+asio::awaitable<std::optional<engine::Event>> EngineEvents::next_within(
+    std::chrono::steady_clock::duration patience, bool& quiet) {
+  quiet = false;
+  const auto now = asio::steady_timer::clock_type::now();
+  const auto deadline = patience >= asio::steady_timer::time_point::max() - now
+                            ? asio::steady_timer::time_point::max()
+                            : now + patience;
   for (;;) {
     if (shared_->client_gone) {
       handle_.abandon();
       co_return std::nullopt;
     }
     if (auto event = handle_.try_next()) co_return event;
-    shared_->wake.expires_at(asio::steady_timer::time_point::max());
+    if (asio::steady_timer::clock_type::now() >= deadline) {
+      quiet = true;
+      co_return std::nullopt;
+    }
+    shared_->wake.expires_at(deadline);
     boost::system::error_code ignored;
     co_await shared_->wake.async_wait(asio::redirect_error(asio::use_awaitable, ignored));
   }

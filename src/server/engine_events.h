@@ -5,6 +5,7 @@
 // client that closes its connection (while queued, in prefill, or awaiting
 // a whole reply) cancels the request at once.
 
+#include <chrono>
 #include <memory>
 #include <optional>
 
@@ -26,6 +27,11 @@ class EngineEvents {
   // The next event, or nullopt when the client has gone (the request is
   // then cancelled and its remaining events dropped).
   asio::awaitable<std::optional<engine::Event>> next();
+  // As next(), but waits at most `patience`: when nothing came by then,
+  // returns nullopt with `quiet` set (the client is still there), so that
+  // a stream can send a keep-alive while prefill runs.
+  asio::awaitable<std::optional<engine::Event>> next_within(
+      std::chrono::steady_clock::duration patience, bool& quiet);
 
   bool client_gone() const;
   engine::RequestHandle& handle() { return handle_; }

@@ -46,6 +46,8 @@ struct ServingContext {
   std::string eos_text;
   chat::tool_calls::ToolCallFamily tool_call_family = chat::tool_calls::ToolCallFamily::kGeneric;
   bool template_renders_tools = false;  // else tools go into a system message
+  // Else developer turns are rendered as system turns (chat/message_roles.h).
+  bool template_reads_developer_role = false;
   // Set when the template thinks between tags: replies are split into
   // reasoning_content and content.
   std::optional<engine::ReasoningTags> reasoning_tags;

@@ -135,3 +135,19 @@ test('the server writes one access-log line per request without being asked', { 
     await server.stop();
   }
 });
+
+test('--logit-bias applies to every request and a request\'s own bias adds to it', { skip }, async () => {
+  // 151645 is Qwen3's <|im_end|>: pushed far up, a greedy reply ends at once.
+  const server = await startServer(sharedModel('tiny-qwen3-f16.gguf'), ['--logit-bias', '151645+100']);
+  const client = new OpenAI({ baseURL: server.baseURL, apiKey: 'x', maxRetries: 0 });
+  try {
+    const request = { model: 'tiny-qwen3-f16', messages, temperature: 0, max_tokens: 4 };
+    const ended = await client.chat.completions.create(request);
+    assert.equal(ended.choices[0].finish_reason, 'stop');
+    assert.equal(ended.usage.completion_tokens, 1);
+    const cancelled = await client.chat.completions.create({ ...request, logit_bias: { 151645: -100 } });
+    assert.equal(cancelled.usage.completion_tokens, 4);
+  } finally {
+    assert.equal(await server.stop(), 0);
+  }
+});

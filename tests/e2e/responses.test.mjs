@@ -194,3 +194,18 @@ test('with --api-key, the stored responses need the key too', { skip }, async ()
     assert.equal(await server.stop(), 0);
   }
 });
+
+test('/metrics counts the Responses routes by their patterns, never by id', { skip }, async () => {
+  const created = await client().responses.create({ model, input: 'Hi', max_output_tokens: 2, reasoning: noThinking });
+  await client().responses.retrieve(created.id);
+  await assert.rejects(client().responses.retrieve('resp_missing'), (error) => error instanceof OpenAI.NotFoundError);
+  const text = await (await fetch(`${session.server.origin}/metrics`)).text();
+  const count = (route, status) => {
+    const line = text.split('\n').find((l) => l.startsWith(`ingot_requests_total{route="${route}",status="${status}"} `));
+    return line ? Number(line.split(' ')[1]) : 0;
+  };
+  assert.ok(count('/v1/responses', 200) >= 1, text);
+  assert.ok(count('/v1/responses/{id}', 200) >= 1, text);
+  assert.ok(count('/v1/responses/{id}', 404) >= 1, text);
+  assert.ok(!text.includes(created.id));
+});

@@ -362,6 +362,13 @@ TEST_F(EngineTest, ReasoningBudgetForcesTheCloseTagAndTheAnswerFollows) {
             std::vector<int32_t>(unlimited_ids.begin(), unlimited_ids.begin() + 5));
   EXPECT_FALSE(budgeted.content.empty());
   ASSERT_TRUE(budgeted.finish.has_value());
+  // Usage counts the tokens inside the thinking block: all of an unlimited
+  // reply's, and a budgeted one's up to its close tag.
+  ASSERT_TRUE(unlimited.finish.has_value());
+  EXPECT_EQ(unlimited.finish->usage.reasoning_tokens, unlimited.finish->usage.completion_tokens);
+  EXPECT_GE(budgeted.finish->usage.reasoning_tokens, 5);
+  EXPECT_LE(budgeted.finish->usage.reasoning_tokens, 5 + static_cast<int64_t>(close.size()));
+  EXPECT_LT(budgeted.finish->usage.reasoning_tokens, budgeted.finish->usage.completion_tokens);
 }
 
 }  // namespace

@@ -35,12 +35,11 @@ TEST(SchemaRelaxation, DropsWhatAGrammarCannotExpressAndNamesIt) {
     "required": ["url"]
   })");
   RelaxedSchema relaxed = relax_schema(schema);
-  EXPECT_THAT(relaxed.dropped,
-              ElementsAre("#: propertyNames", "#/properties/url: format uri",
-                          "#/properties/tags: uniqueItems",
-                          "#/properties/when: maxLength beside format date-time",
-                          "#/properties/ratio: exclusiveMinimum fractional",
-                          "#/properties/anything: not"));
+  EXPECT_THAT(relaxed.dropped, ElementsAre("#: propertyNames", "#/properties/url: format uri",
+                                           "#/properties/tags: uniqueItems",
+                                           "#/properties/when: maxLength beside format date-time",
+                                           "#/properties/ratio: exclusiveMinimum fractional",
+                                           "#/properties/anything: not"));
   EXPECT_EQ(relaxed.schema["properties"]["url"], Json::parse(R"({"type":"string","minLength":1})"));
   EXPECT_TRUE(json_schema_to_gbnf(relaxed.schema).ok());
   // Unrelaxed, the same schema is refused with the first keyword named.
@@ -62,6 +61,27 @@ TEST(SchemaRelaxation, AnEnforceableSchemaIsLeftAlone) {
   RelaxedSchema relaxed = relax_schema(schema);
   EXPECT_TRUE(relaxed.dropped.empty());
   EXPECT_EQ(relaxed.schema, schema);
+}
+
+// Claude Code's SendMessage tool bounds its `to` by two patterns at once.
+TEST(SchemaRelaxation, AllOfMembersKeepTheFirstOfTwoPatterns) {
+  Json schema = Json::parse(R"({"type": "object", "properties": {"to": {"type": "string",
+    "allOf": [{"pattern": "^[^\\n\\r]*$"}, {"pattern": "^[\\s\\S]{0,300}$"}]}},
+    "required": ["to"]})");
+  EXPECT_FALSE(json_schema_to_gbnf(schema).ok());
+  RelaxedSchema relaxed = relax_schema(schema);
+  EXPECT_THAT(relaxed.dropped,
+              ElementsAre("#/properties/to/allOf/1: pattern beside another allOf member's"));
+  auto gbnf = json_schema_to_gbnf(relaxed.schema);
+  ASSERT_TRUE(gbnf.ok()) << gbnf.error().describe();
+  EXPECT_NE(testing::compile(*gbnf), nullptr);
+}
+
+TEST(SchemaRelaxation, ALengthInOneAllOfMemberGoesBesideAPatternInAnother) {
+  RelaxedSchema relaxed = relax_schema(
+      Json::parse(R"({"type": "string", "allOf": [{"pattern": "^a+$"}, {"maxLength": 5}]})"));
+  EXPECT_THAT(relaxed.dropped, ElementsAre("#/allOf/1: maxLength beside pattern"));
+  EXPECT_TRUE(json_schema_to_gbnf(relaxed.schema).ok());
 }
 
 struct McpTool {

@@ -117,6 +117,27 @@ TEST(MessagesRequest, ThinkingSetsTheTemplateSwitchAndTheBudget) {
   EXPECT_FALSE(off.reasoning_budget.has_value());
 }
 
+TEST(MessagesRequest, AdaptiveThinkingIsBoundedByTheEffort) {
+  json adaptive = with(minimal(), "thinking", {{"type", "adaptive"}, {"display", "omitted"}});
+  ChatRequest unbounded = accepted(adaptive);
+  EXPECT_EQ(unbounded.chat_template_kwargs["enable_thinking"], true);
+  EXPECT_FALSE(unbounded.reasoning_budget.has_value());
+  ChatRequest low = accepted(with(adaptive, "output_config", {{"effort", "low"}}));
+  EXPECT_EQ(low.reasoning_budget, kLowEffortReasoningBudget);
+  ChatRequest max = accepted(with(adaptive, "output_config", {{"effort", "max"}}));
+  EXPECT_FALSE(max.reasoning_budget.has_value());
+}
+
+TEST(MessagesRequest, SystemTurnsBetweenTheOthersStaySystemTurns) {
+  json messages = json::parse(R"([
+    {"role": "user", "content": "hi"},
+    {"role": "system", "content": [{"type": "text", "text": "Reminder."}]},
+    {"role": "user", "content": "again"}])");
+  ChatRequest chat = accepted(with(minimal(), "messages", messages));
+  ASSERT_EQ(chat.messages.size(), 3u);
+  EXPECT_EQ(chat.messages[1], json::parse(R"({"role":"system","content":"Reminder."})"));
+}
+
 TEST(MessagesRequest, StopSequencesAreNotLimitedToFour) {
   ChatRequest chat = accepted(with(minimal(), "stop_sequences", {"a", "b", "c", "d", "e", "f"}));
   EXPECT_EQ(chat.stop.size(), 6u);
@@ -132,9 +153,12 @@ TEST(MessagesRequest, CountTokensNeedsNoMaxTokens) {
 TEST(MessagesRequest, RefusalsNameTheirField) {
   EXPECT_EQ(refused(with(minimal(), "messages", json::array())).param, "messages");
   EXPECT_EQ(
-      refused(with(minimal(), "messages", json::parse(R"([{"role":"system","content":"x"}])")))
-          .param,
+      refused(with(minimal(), "messages", json::parse(R"([{"role":"tool","content":"x"}])"))).param,
       "messages");
+  EXPECT_EQ(refused(with(minimal(), "thinking", {{"type", "adaptive"}, {"display", "loud"}})).param,
+            "thinking");
+  EXPECT_EQ(refused(with(minimal(), "output_config", {{"effort", "extreme"}})).param,
+            "output_config");
   ApiError image = refused(with(minimal(), "messages", json::parse(R"([{"role":"user","content":[
       {"type":"image","source":{"type":"base64","media_type":"image/png","data":"AA"}}]}])")));
   EXPECT_NE(image.message.find("text-only"), std::string::npos) << image.message;

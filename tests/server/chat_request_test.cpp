@@ -281,6 +281,18 @@ TEST(ChatRequest, ReasoningEffortSwitchesTheTemplatesThinking) {
   EXPECT_TRUE(accepted(minimal()).chat_template_kwargs.empty());
 }
 
+TEST(ChatRequest, ReasoningEffortBoundsTheThinkingUnlessABudgetIsGiven) {
+  EXPECT_EQ(accepted(with(minimal(), "reasoning_effort", "low")).reasoning_budget,
+            kLowEffortReasoningBudget);
+  EXPECT_EQ(accepted(with(minimal(), "reasoning_effort", "medium")).reasoning_budget,
+            kMediumEffortReasoningBudget);
+  EXPECT_FALSE(accepted(with(minimal(), "reasoning_effort", "high")).reasoning_budget);
+  EXPECT_FALSE(accepted(minimal()).reasoning_budget);
+  json low = with(minimal(), "reasoning_effort", "low");
+  EXPECT_EQ(accepted(with(low, "reasoning_budget", 50)).reasoning_budget, 50);
+  EXPECT_FALSE(accepted(with(low, "reasoning_budget", -1)).reasoning_budget);
+}
+
 TEST(ChatRequest, CachePromptIsAcceptedAsABoolean) {
   accepted(with(minimal(), "cache_prompt", true));
   accepted(with(minimal(), "cache_prompt", false));

@@ -51,6 +51,9 @@ class HttpServerTest : public ::testing::Test {
                   co_await ex.end_event_stream();
                 }});
     server_ = std::make_unique<HttpServer>(std::move(options), std::move(router));
+    server_->on_answered([this](std::string_view route, int status) {
+      answers_.emplace_back(std::string(route), status);  // the I/O thread only
+    });
     ASSERT_TRUE(server_->listen().ok());
     thread_ = std::thread([this] { server_->run(); });
   }
@@ -73,6 +76,8 @@ class HttpServerTest : public ::testing::Test {
 
   std::unique_ptr<HttpServer> server_;
   std::thread thread_;
+  // What on_answered saw; read after stop() has joined the I/O thread.
+  std::vector<std::pair<std::string, int>> answers_;
 };
 
 constexpr std::string_view kEchoHead =
@@ -90,6 +95,18 @@ TEST_F(HttpServerTest, UnknownRouteIs404AndWrongMethodIs405) {
   EXPECT_EQ(status_of(response), 405);
   EXPECT_NE(response.find("Allow: GET"), std::string::npos);
   EXPECT_NE(response.find("\"type\":\"invalid_request_error\""), std::string::npos);
+}
+
+TEST_F(HttpServerTest, EveryAnswerIsObservedWithItsRoutePatternAndStatus) {
+  exchange("GET /health HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n");
+  exchange("GET /nope HTTP/1.1\r\nHost: x\r\n\r\n");
+  exchange(
+      "POST /echo HTTP/1.1\r\nHost: x\r\nContent-Type: text/plain\r\n"
+      "Content-Length: 2\r\n\r\nhi");
+  stop();
+  const std::vector<std::pair<std::string, int>> expected = {
+      {"/health", 200}, {"unmatched", 404}, {"/echo", 415}};
+  EXPECT_EQ(answers_, expected);
 }
 
 TEST_F(HttpServerTest, NonJsonContentTypeIs415) {

@@ -116,6 +116,37 @@ TEST(ResponsesRequest, FunctionToolsToolChoiceAndTextFormatTakeTheChatShapes) {
   EXPECT_EQ(formatted.settings["text"]["format"]["name"], "answer");
 }
 
+TEST(ResponsesRequest, ANamespacesFunctionsAreOfferedUnderFlatNames) {
+  json body = minimal();
+  body["tools"] = json::parse(R"([
+    {"type": "function", "name": "exec_command", "parameters": {"type": "object"}},
+    {"type": "namespace", "name": "agents", "description": "Sub-agents.", "tools": [
+      {"type": "function", "name": "spawn", "description": "Start one.", "parameters": {"type": "object"}},
+      {"type": "function", "name": "wait", "parameters": {"type": "object"}}]}])");
+  body["input"] = json::parse(R"([
+    {"role": "user", "content": "go"},
+    {"type": "function_call", "call_id": "c1", "namespace": "agents", "name": "spawn", "arguments": "{}"},
+    {"type": "function_call_output", "call_id": "c1", "output": "started"}])");
+  ResponsesRequest request = accepted(body);
+  ASSERT_EQ(request.chat.tools.size(), 3u);
+  EXPECT_EQ(request.chat.tools[1]["function"]["name"], "agents__spawn");
+  EXPECT_EQ(request.chat.tools[1]["function"]["description"], "Start one.");
+  EXPECT_EQ(request.chat.tools[2]["function"]["name"], "agents__wait");
+  ASSERT_EQ(request.tool_namespaces.count("agents__spawn"), 1u);
+  EXPECT_EQ(request.tool_namespaces.at("agents__spawn").space, "agents");
+  EXPECT_EQ(request.tool_namespaces.at("agents__spawn").name, "spawn");
+  EXPECT_EQ(request.chat.messages[1]["tool_calls"][0]["function"]["name"], "agents__spawn");
+}
+
+TEST(ResponsesRequest, ANamespaceHoldsOnlyFunctions) {
+  json body = minimal();
+  body["tools"] = json::parse(R"([{"type": "namespace", "name": "n", "tools": [
+      {"type": "custom", "name": "apply_patch"}]}])");
+  ApiError error = refused(body);
+  EXPECT_EQ(error.param, "tools");
+  EXPECT_NE(error.message.find("'custom'"), std::string::npos) << error.message;
+}
+
 TEST(ResponsesRequest, ReasoningEffortSwitchesThinkingAndMaxOutputTokensCapsTheReply) {
   json body = with(minimal(), "reasoning", {{"effort", "minimal"}});
   body["max_output_tokens"] = 64;

@@ -51,6 +51,25 @@ TEST(ResponsesResponse, TheWholeResponseHasItsItemsInOrderAndItsUsage) {
       "output_tokens_details":{"reasoning_tokens":2},"total_tokens":17})"));
 }
 
+TEST(ResponsesResponse, ACallToANamespacedFunctionIsNamedAsTheApiNamesIt) {
+  const ToolNamespaces namespaces = {{"agents__spawn", {"agents", "spawn"}}};
+  tools::ParsedReply reply{std::nullopt,
+                           {{"call_1", "agents__spawn", "{}"}, {"call_2", "plain", "{}"}}};
+  const json output = output_items("", reply, namespaces);
+  ASSERT_EQ(output.size(), 2u);
+  EXPECT_EQ(output[0]["name"], "spawn");
+  EXPECT_EQ(output[0]["namespace"], "agents");
+  EXPECT_EQ(output[1]["name"], "plain");
+  EXPECT_FALSE(output[1].contains("namespace"));
+
+  ResponseEvents writer(new_response_identity("m", json::object(), namespaces));
+  writer.start();
+  writer.tool_call({0, "call_1", "agents__spawn", ""});
+  writer.finish(finished(engine::FinishReason::kStop));
+  EXPECT_EQ(writer.output()[0]["name"], "spawn");
+  EXPECT_EQ(writer.output()[0]["namespace"], "agents");
+}
+
 TEST(ResponsesResponse, AReplyCutByItsTokenLimitIsIncomplete) {
   const engine::FinishEvent finish = finished(engine::FinishReason::kLength);
   const json response = response_object(identity(), json::array(), &finish);

@@ -50,6 +50,42 @@ class Relaxer {
       drop(schema, "oneOf", path, "oneOf beside anyOf");
     relax_reference(schema, path);
     relax_subschemas(schema, path);
+    relax_all_of_members(schema, path);
+  }
+
+  // allOf merges its members into one schema, where a keyword only one
+  // value of which can hold (two patterns, two formats) cannot be
+  // combined, and a length beside a pattern is no more enforceable than
+  // in one schema. The first value met (the schema's own, then its
+  // members' in order) stays; the others, and lengths beside a pattern
+  // met anywhere, go.
+  void relax_all_of_members(Json& schema, const std::string& path) {
+    if (!schema.contains("allOf") || !schema["allOf"].is_array()) return;
+    static constexpr const char* kSingleValued[] = {"pattern", "format", "const", "multipleOf"};
+    Json& members = schema["allOf"];
+    std::vector<std::pair<Json*, std::string>> parts = {{&schema, path}};
+    for (size_t i = 0; i < members.size(); ++i) {
+      if (members[i].is_object())
+        parts.emplace_back(&members[i], path + "/allOf/" + std::to_string(i));
+    }
+    Json first = Json::object();
+    for (auto& [part, part_path] : parts) {
+      for (const char* keyword : kSingleValued) {
+        if (!part->contains(keyword)) continue;
+        if (!first.contains(keyword)) {
+          first[keyword] = (*part)[keyword];
+        } else if (first[keyword] != (*part)[keyword]) {
+          drop(*part, keyword, part_path, std::string(keyword) + " beside another allOf member's");
+        }
+      }
+    }
+    if (!first.contains("pattern")) return;
+    for (auto& [part, part_path] : parts) {
+      for (const char* length : {"minLength", "maxLength"}) {
+        if (part->contains(length))
+          drop(*part, length, part_path, std::string(length) + " beside pattern");
+      }
+    }
   }
 
   void drop(Json& schema, const char* keyword, const std::string& path, const std::string& what) {

@@ -14,6 +14,9 @@
 //  - a `pattern` the regex translator cannot take is removed;
 //  - a fractional bound on a number, `minLength`/`minItems` above 10000,
 //    `oneOf` beside `anyOf`, and a `$ref` outside the document are removed.
+//  - across a schema and its `allOf` members, a second `pattern`,
+//    `format`, `const` or `multipleOf` with another value is removed (the
+//    first stays), and so are `minLength`/`maxLength` beside a pattern.
 //
 // Everything generated then validates against the original schema except
 // where a dropped assertion is the reason. Annotations stay (ignored).

@@ -1,5 +1,6 @@
 #include "server/anthropic/messages_request.h"
 
+#include <algorithm>
 #include <string>
 #include <utility>
 
@@ -165,11 +166,19 @@ Found translate_messages(const json& body, json& out) {
       return Problem{at + " must be an object with a string 'role'.", "messages"};
     }
     const std::string role = message["role"];
-    if (role != "user" && role != "assistant") {
-      return Problem{at + ".role must be 'user' or 'assistant' (the system prompt is 'system').",
-                     "messages"};
+    if (role != "user" && role != "assistant" && role != "system") {
+      return Problem{at + ".role must be 'user', 'assistant' or 'system'.", "messages"};
     }
     if (!message.contains("content")) return Problem{at + ".content is required.", "messages"};
+    if (role == "system") {
+      // A system turn between the others (Claude Code's reminders): its text.
+      std::string text;
+      if (Found problem = read_text(message["content"], at + ".content", "messages", text)) {
+        return problem;
+      }
+      out.push_back({{"role", "system"}, {"content", text}});
+      continue;
+    }
     const json& content = message["content"];
     if (content.is_string()) {
       out.push_back({{"role", role}, {"content", content}});
@@ -273,9 +282,34 @@ Found translate_stop_sequences(const json& body, std::vector<std::string>& stop)
   return std::nullopt;
 }
 
+// output_config.effort (low, medium, high, xhigh, max) as the chat
+// request's reasoning_effort, which bounds adaptive thinking.
+Found read_effort(const json& body, std::optional<std::string>& effort) {
+  const json* config = given(body, "output_config");
+  if (config == nullptr) return std::nullopt;
+  if (!config->is_object()) return Problem{"'output_config' must be an object.", "output_config"};
+  const json* given_effort = given(*config, "effort");
+  if (given_effort == nullptr) return std::nullopt;
+  static constexpr std::string_view kEfforts[] = {"low", "medium", "high", "xhigh", "max"};
+  const bool known = given_effort->is_string() &&
+                     std::find(std::begin(kEfforts), std::end(kEfforts),
+                               given_effort->get<std::string>()) != std::end(kEfforts);
+  if (!known) {
+    return Problem{"output_config.effort must be one of low, medium, high, xhigh, max.",
+                   "output_config"};
+  }
+  const std::string value = given_effort->get<std::string>();
+  effort = value == "low" || value == "medium" ? value : "high";
+  return std::nullopt;
+}
+
 // enabled (with budget_tokens, at least 1024 and below max_tokens, as
-// Anthropic asks) or disabled; the template's enable_thinking switch.
+// Anthropic asks), adaptive (the model decides, bounded by
+// output_config.effort) or disabled; the template's enable_thinking switch.
+// `display` is read, not acted on: the reasoning is always given whole.
 Found translate_thinking(const json& body, json& openai) {
+  std::optional<std::string> effort;
+  if (Found problem = read_effort(body, effort)) return problem;
   const json* it = given(body, "thinking");
   if (it == nullptr) return std::nullopt;
   const std::string type = type_of(*it);
@@ -283,8 +317,17 @@ Found translate_thinking(const json& body, json& openai) {
     openai["chat_template_kwargs"] = {{"enable_thinking", false}};
     return std::nullopt;
   }
+  if (const json* display = given(*it, "display");
+      display != nullptr && *display != "summarized" && *display != "omitted") {
+    return Problem{"thinking.display must be 'summarized' or 'omitted'.", "thinking"};
+  }
+  if (type == "adaptive") {
+    openai["chat_template_kwargs"] = {{"enable_thinking", true}};
+    if (effort) openai["reasoning_effort"] = *effort;
+    return std::nullopt;
+  }
   if (type != "enabled") {
-    return Problem{"thinking.type must be 'enabled' or 'disabled'.", "thinking"};
+    return Problem{"thinking.type must be 'enabled', 'adaptive' or 'disabled'.", "thinking"};
   }
   auto tokens = it->find("budget_tokens");
   if (tokens == it->end() || !tokens->is_number_integer() || tokens->get<int64_t>() < 1024) {

@@ -77,8 +77,11 @@ std::vector<StreamEvent> MessageEvents::start(const engine::Usage& prompt_usage)
   message["stop_reason"] = nullptr;
   message["stop_sequence"] = nullptr;
   message["usage"] = usage_json(prompt_usage);
-  return {{"message_start", {{"type", "message_start"}, {"message", std::move(message)}}},
-          {"ping", {{"type", "ping"}}}};
+  return {{"message_start", {{"type", "message_start"}, {"message", std::move(message)}}}, ping()};
+}
+
+StreamEvent MessageEvents::ping() const {
+  return {"ping", {{"type", "ping"}}};
 }
 
 std::vector<StreamEvent> MessageEvents::thinking(std::string_view text) {

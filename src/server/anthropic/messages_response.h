@@ -50,6 +50,8 @@ class MessageEvents {
 
   // message_start (with the prompt's token counts), then a ping.
   std::vector<StreamEvent> start(const engine::Usage& prompt_usage);
+  // A keep-alive while nothing else is said.
+  StreamEvent ping() const;
   std::vector<StreamEvent> thinking(std::string_view text);
   std::vector<StreamEvent> text(std::string_view text);
   std::vector<StreamEvent> tool_call(const chat::tool_calls::ToolCallDelta& delta);

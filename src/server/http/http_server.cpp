@@ -102,6 +102,7 @@ asio::awaitable<bool> HttpServer::serve_one(Connection& connection, beast::flat_
     ApiError error{431, "invalid_request_error",
                    "The request header is larger than the server accepts.", std::nullopt,
                    "header_too_large"};
+    count_answer({}, error.status);
     co_await reject(stream, 11, std::move(error));
     co_return false;
   }
@@ -112,6 +113,7 @@ asio::awaitable<bool> HttpServer::serve_one(Connection& connection, beast::flat_
   }
   if (ec) {
     ApiError error = invalid_request("Malformed HTTP request: " + ec.message());
+    count_answer({}, error.status);
     co_await reject(stream, 11, std::move(error));
     co_return false;
   }
@@ -126,6 +128,7 @@ asio::awaitable<bool> HttpServer::serve_one(Connection& connection, beast::flat_
     if (refusal->status == 405) extra.emplace_back("Allow", match.allowed);
     if (refusal->status == 401) extra.emplace_back("WWW-Authenticate", "Bearer");
     ApiError error = std::move(*refusal);
+    count_answer(match, error.status);
     connection.busy = false;  // nothing runs: a shutdown need not wait out the lingering close
     co_await reject(stream, header.version(), std::move(error), std::move(extra),
                     dialect_for_path(path));
@@ -137,6 +140,7 @@ asio::awaitable<bool> HttpServer::serve_one(Connection& connection, beast::flat_
   co_await http::async_read(stream, buffer, parser, asio::redirect_error(asio::use_awaitable, ec));
   if (ec == http::error::body_limit) {
     ApiError error = body_too_large();
+    count_answer(match, error.status);
     co_await reject(stream, header.version(), std::move(error), {}, dialect_for_path(path));
     co_return false;
   }
@@ -156,8 +160,13 @@ asio::awaitable<bool> HttpServer::serve_one(Connection& connection, beast::flat_
     co_await exchange.respond_error(error);
   }
   log_access(exchange, method, exchange.record());
+  count_answer(match, exchange.record().status);
   connection.busy = false;
   co_return exchange.keep_alive();
+}
+
+void HttpServer::count_answer(const Router::Match& match, int status) const {
+  if (answered_) answered_(match.route != nullptr ? match.route->path : "unmatched", status);
 }
 
 std::optional<ApiError> HttpServer::refuse_early(

@@ -9,6 +9,7 @@
 #include <functional>
 #include <memory>
 #include <set>
+#include <string_view>
 
 #include "server/http/http_options.h"
 #include "server/http/router.h"
@@ -35,6 +36,12 @@ class HttpServer {
 
   asio::io_context& io_context() { return io_; }
 
+  // Called on the I/O thread with every answer's status and the route it
+  // matched, named by its pattern (`/v1/responses/{id}`, so that ids never
+  // become labels), or "unmatched" when none did. Set before run().
+  using AnswerObserver = std::function<void(std::string_view route, int status)>;
+  void on_answered(AnswerObserver observer) { answered_ = std::move(observer); }
+
  private:
   struct Connection;
 
@@ -50,6 +57,7 @@ class HttpServer {
   ApiError body_too_large() const;
   std::optional<ApiError> refuse_early(const Router::Match& match,
                                        const http::request_parser<http::string_body>& parser);
+  void count_answer(const Router::Match& match, int status) const;
   void close_idle_connections();
   void close_all_connections();
 
@@ -61,6 +69,7 @@ class HttpServer {
   bool stopping_ = false;
   std::set<Connection*> connections_;
   std::unique_ptr<asio::steady_timer> grace_timer_;
+  AnswerObserver answered_;
 };
 
 }  // namespace ingot::server

@@ -148,11 +148,25 @@ void check_reasoning_effort(Validator& v, ChatRequest& request) {
   kwargs["enable_thinking"] = thinking;
 }
 
+// The reasoning budget an effort stands for when no budget is given: low
+// and medium bound the thinking block, high leaves it to the model.
+std::optional<int64_t> budget_for_effort(const json* effort) {
+  if (effort == nullptr || !effort->is_string()) return std::nullopt;
+  if (*effort == "low") return kLowEffortReasoningBudget;
+  if (*effort == "medium") return kMediumEffortReasoningBudget;
+  return std::nullopt;
+}
+
 // llama-server's reasoning_budget: the reasoning tokens a reply may spend
 // before its end-of-thinking tag is forced; -1 (or absent) for no limit.
+// Given, it wins over the budget reasoning_effort stands for.
 void check_reasoning_budget(Validator& v, ChatRequest& request) {
   const json* budget = v.field("reasoning_budget");
-  if (budget == nullptr || v.failed()) return;
+  if (v.failed()) return;
+  if (budget == nullptr) {
+    request.reasoning_budget = budget_for_effort(v.field("reasoning_effort"));
+    return;
+  }
   if (!budget->is_number_integer() || budget->get<int64_t>() < -1) {
     return v.fail("'reasoning_budget' must be an integer, -1 for no limit.", "reasoning_budget");
   }

@@ -16,7 +16,7 @@
 //  9. `logprobs`, `top_logprobs`
 // 10. `logit_bias`
 // 11. `chat_template_kwargs`, then `reasoning_effort` (enable_thinking),
-//     then `reasoning_budget`
+//     then `reasoning_budget` (absent: the budget the effort stands for)
 // 12. `response_format`
 // 13. `grammar`
 // 14. `tools`, `tool_choice`, `parallel_tool_calls`
@@ -46,6 +46,11 @@ struct ChatRequest : GenerationFields, StructuredOutputFields {
   // At most this many reasoning tokens before the reply's answer begins.
   std::optional<int64_t> reasoning_budget;
 };
+
+// The reasoning budgets `reasoning_effort` low and medium stand for (high
+// sets none); Anthropic's smallest thinking budget, and four times it.
+constexpr int64_t kLowEffortReasoningBudget = 1024;
+constexpr int64_t kMediumEffortReasoningBudget = 4096;
 
 using ChatRequestOrError = std::variant<ChatRequest, ApiError>;
 

@@ -32,6 +32,7 @@ ordered_json usage_json(const engine::Usage& usage) {
   json["completion_tokens"] = usage.completion_tokens;
   json["total_tokens"] = usage.prompt_tokens + usage.completion_tokens;
   json["prompt_tokens_details"] = {{"cached_tokens", usage.cached_tokens}};
+  json["completion_tokens_details"] = {{"reasoning_tokens", usage.reasoning_tokens}};
   return json;
 }
 

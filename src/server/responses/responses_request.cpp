@@ -121,9 +121,13 @@ class ItemTranslator {
         return Problem{at + "." + name + " must be a string.", "input"};
       }
     }
+    std::string name = item["name"];
+    if (auto space = item.find("namespace"); space != item.end() && space->is_string()) {
+      name = flat_tool_name(space->get<std::string>(), name);
+    }
     json call = {{"id", item["call_id"]},
                  {"type", "function"},
-                 {"function", {{"name", item["name"]}, {"arguments", item["arguments"]}}}};
+                 {"function", {{"name", name}, {"arguments", item["arguments"]}}}};
     if (messages_.empty() || messages_.back()["role"] != "assistant") {
       messages_.push_back({{"role", "assistant"}, {"content", nullptr}});
     }
@@ -237,10 +241,54 @@ Found translate_instructions(const json& body, json& messages) {
   return std::nullopt;
 }
 
-// Function tools ({type, name, description, parameters, strict}) in the
-// chat request's nesting; hosted tools are not something a local model
-// runs.
-Found translate_tools(const json& body, json& openai) {
+std::string tool_type(const json& tool) {
+  return tool.is_object() ? string_field(tool, "type") : std::string();
+}
+
+Found refuse_tool_type(const std::string& at, const std::string& type) {
+  return Problem{at + " is of type '" + type +
+                     "', which this server does not run; only function tools (and namespaces "
+                     "of them) are supported.",
+                 "tools"};
+}
+
+// A function tool ({type, name, description, parameters, strict}) in the
+// chat request's nesting, under `name`.
+json chat_tool(const json& tool, const json& name) {
+  json function = {{"name", name}};
+  for (const char* field : {"description", "parameters", "strict"}) {
+    if (const json* value = given(tool, field)) function[field] = *value;
+  }
+  return {{"type", "function"}, {"function", std::move(function)}};
+}
+
+// A namespace's functions, each under its flat name.
+Found add_namespace(const json& space, const std::string& at, json& out,
+                    ToolNamespaces& namespaces) {
+  const std::string name = string_field(space, "name");
+  if (name.empty()) return Problem{at + ".name must be a non-empty string.", "tools"};
+  const json* tools = given(space, "tools");
+  if (tools == nullptr || !tools->is_array()) {
+    return Problem{at + ".tools must be a list of function tools.", "tools"};
+  }
+  for (size_t i = 0; i < tools->size(); ++i) {
+    const json& tool = (*tools)[i];
+    const std::string where = at + ".tools[" + std::to_string(i) + "]";
+    if (const std::string type = tool_type(tool); type != "function") {
+      return refuse_tool_type(where, type);
+    }
+    const std::string function = string_field(tool, "name");
+    if (function.empty()) return Problem{where + ".name must be a non-empty string.", "tools"};
+    const std::string flat = flat_tool_name(name, function);
+    namespaces[flat] = {name, function};
+    out.push_back(chat_tool(tool, flat));
+  }
+  return std::nullopt;
+}
+
+// Function tools and namespaces of them, in the chat request's nesting;
+// hosted tools are not something a local model runs.
+Found translate_tools(const json& body, json& openai, ToolNamespaces& namespaces) {
   const json* tools = given(body, "tools");
   if (tools == nullptr) return std::nullopt;
   if (!tools->is_array()) return Problem{"'tools' must be a list.", "tools"};
@@ -248,17 +296,14 @@ Found translate_tools(const json& body, json& openai) {
   for (size_t i = 0; i < tools->size(); ++i) {
     const json& tool = (*tools)[i];
     const std::string at = "tools[" + std::to_string(i) + "]";
-    const std::string type = tool.is_object() ? string_field(tool, "type") : std::string();
-    if (type != "function") {
-      return Problem{at + " is of type '" + type +
-                         "', which this server does not run; only function tools are supported.",
-                     "tools"};
+    const std::string type = tool_type(tool);
+    if (type == "namespace") {
+      if (Found problem = add_namespace(tool, at, out, namespaces)) return problem;
+    } else if (type == "function") {
+      out.push_back(chat_tool(tool, tool.contains("name") ? tool["name"] : json(nullptr)));
+    } else {
+      return refuse_tool_type(at, type);
     }
-    json function = json::object();
-    for (const char* name : {"name", "description", "parameters", "strict"}) {
-      if (const json* value = given(tool, name)) function[name] = *value;
-    }
-    out.push_back({{"type", "function"}, {"function", std::move(function)}});
   }
   if (!out.empty()) openai["tools"] = std::move(out);
   return std::nullopt;
@@ -419,7 +464,7 @@ ResponsesRequestOrError parse_responses_request(const json& body, const RequestL
   request.conversation = prior;
   for (const json& item : input) request.conversation.push_back(item);
   if (!problem) problem = translate_conversation(request.conversation, prior.size(), messages);
-  if (!problem) problem = translate_tools(body, openai);
+  if (!problem) problem = translate_tools(body, openai, request.tool_namespaces);
   if (!problem) problem = translate_tool_choice(body, openai);
   if (!problem) problem = translate_text(body, openai);
   if (!problem) problem = translate_reasoning(body, openai);

@@ -11,7 +11,8 @@
 //     `prompt`, `truncation` other than "disabled", `max_tool_calls`
 //  3. `input`: a string or a list of items (message, function_call,
 //     function_call_output, reasoning); `instructions` a string
-//  4. `tools` (function tools only), `tool_choice`
+//  4. `tools` (function tools, and namespace tools grouping them),
+//     `tool_choice`
 //  5. `text.format`, `reasoning.effort`, `max_output_tokens`, `store`,
 //     `metadata`, `include`
 //  6. the chat request's own checks, in its order, their fields named as
@@ -24,6 +25,7 @@
 
 #include "server/api_error.h"
 #include "server/openai/chat_request.h"
+#include "server/responses/tool_namespaces.h"
 
 namespace ingot::server::responses {
 
@@ -37,6 +39,8 @@ struct ResponsesRequest {
   ordered_json conversation = ordered_json::array();
   std::optional<std::string> previous_response_id;
   bool store = true;
+  // The functions of namespace tools, as the model sees their names.
+  ToolNamespaces tool_namespaces;
   // The request's settings as the response object repeats them
   // (instructions, max_output_tokens, tools, text, reasoning...).
   ordered_json settings = ordered_json::object();

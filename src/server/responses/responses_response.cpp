@@ -40,9 +40,15 @@ ordered_json message_item(std::string_view text, std::string_view status) {
 }
 
 ordered_json call_item(const std::string& call_id, const std::string& name,
-                       const std::string& arguments, std::string_view status) {
-  return {{"id", random_id("fc_", 32)}, {"type", "function_call"}, {"status", status},
-          {"arguments", arguments},     {"call_id", call_id},      {"name", name}};
+                       const std::string& arguments, std::string_view status,
+                       const ToolNamespaces& namespaces) {
+  ordered_json item = {{"id", random_id("fc_", 32)}, {"type", "function_call"}, {"status", status},
+                       {"arguments", arguments},     {"call_id", call_id},      {"name", name}};
+  if (auto it = namespaces.find(name); it != namespaces.end()) {
+    item["name"] = it->second.name;
+    item["namespace"] = it->second.space;
+  }
+  return item;
 }
 
 std::string_view status_of(const engine::FinishEvent* finish) {
@@ -52,10 +58,11 @@ std::string_view status_of(const engine::FinishEvent* finish) {
 
 }  // namespace
 
-ResponseIdentity new_response_identity(std::string model, ordered_json settings) {
+ResponseIdentity new_response_identity(std::string model, ordered_json settings,
+                                       ToolNamespaces tool_namespaces) {
   auto now = std::chrono::system_clock::now().time_since_epoch();
   return {random_id("resp_", 48), std::chrono::duration_cast<std::chrono::seconds>(now).count(),
-          std::move(model), std::move(settings)};
+          std::move(model), std::move(settings), std::move(tool_namespaces)};
 }
 
 ordered_json usage_json(const engine::Usage& usage) {
@@ -85,14 +92,15 @@ ordered_json response_object(const ResponseIdentity& identity, const ordered_jso
   return response;
 }
 
-ordered_json output_items(const std::string& reasoning, const tools::ParsedReply& reply) {
+ordered_json output_items(const std::string& reasoning, const tools::ParsedReply& reply,
+                          const ToolNamespaces& tool_namespaces) {
   ordered_json output = ordered_json::array();
   if (!reasoning.empty()) output.push_back(reasoning_item(reasoning));
   if (reply.content && !reply.content->empty()) {
     output.push_back(message_item(*reply.content, "completed"));
   }
   for (const tools::ToolCall& call : reply.tool_calls) {
-    output.push_back(call_item(call.id, call.name, call.arguments, "completed"));
+    output.push_back(call_item(call.id, call.name, call.arguments, "completed", tool_namespaces));
   }
   return output;
 }
@@ -143,7 +151,8 @@ std::vector<StreamEvent> ResponseEvents::text(std::string_view text) {
 std::vector<StreamEvent> ResponseEvents::tool_call(const tools::ToolCallDelta& call) {
   std::vector<StreamEvent> out;
   if (call.id && call.name) {
-    open(Item::kFunctionCall, call_item(*call.id, *call.name, "", "in_progress"), out);
+    open(Item::kFunctionCall,
+         call_item(*call.id, *call.name, "", "in_progress", identity_.tool_namespaces), out);
     open_call_ = call.index;
   }
   if (call.arguments.empty() || open_ != Item::kFunctionCall || open_call_ != call.index) {

@@ -23,6 +23,7 @@
 #include "chat/tool_calls/tool_call_types.h"
 #include "engine/generation_request.h"
 #include "server/api_error.h"
+#include "server/responses/tool_namespaces.h"
 #include "server/stream_event.h"
 
 namespace ingot::server::responses {
@@ -34,9 +35,12 @@ struct ResponseIdentity {
   int64_t created_at = 0;
   std::string model;
   ordered_json settings;  // what the response repeats of the request
+  // How calls to namespaced functions are named back ({namespace, name}).
+  ToolNamespaces tool_namespaces;
 };
 
-ResponseIdentity new_response_identity(std::string model, ordered_json settings);
+ResponseIdentity new_response_identity(std::string model, ordered_json settings,
+                                       ToolNamespaces tool_namespaces = {});
 
 // {input_tokens, input_tokens_details: {cached_tokens}, output_tokens,
 // output_tokens_details: {reasoning_tokens}, total_tokens}
@@ -48,7 +52,8 @@ ordered_json response_object(const ResponseIdentity& identity, const ordered_jso
                              const engine::FinishEvent* finish);
 
 // The output of a whole reply: its reasoning, its text, its calls.
-ordered_json output_items(const std::string& reasoning, const chat::tool_calls::ParsedReply& reply);
+ordered_json output_items(const std::string& reasoning, const chat::tool_calls::ParsedReply& reply,
+                          const ToolNamespaces& tool_namespaces = {});
 
 using StreamEvent = server::StreamEvent;
 

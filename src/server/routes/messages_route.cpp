@@ -5,6 +5,7 @@
 
 #include <spdlog/spdlog.h>
 
+#include <chrono>
 #include <memory>
 #include <optional>
 #include <string>
@@ -28,6 +29,11 @@ using anthropic::MessageEvents;
 using anthropic::MessageIdentity;
 
 constexpr tools::ToolCallIdStyle kIdStyle = tools::ToolCallIdStyle::kAnthropic;
+
+// A stream that has nothing to say this long (a long prefill, a queue)
+// says `ping`, as Anthropic's do, so that clients and proxies with idle
+// timeouts keep it open.
+constexpr std::chrono::seconds kPingEvery{5};
 
 asio::awaitable<void> reply_whole(HttpExchange& exchange, ServingContext& context,
                                   EngineEvents& events, const MessageIdentity& identity,
@@ -102,7 +108,14 @@ asio::awaitable<void> reply_stream(HttpExchange& exchange, ServingContext& conte
     co_return;
   }
   for (;;) {
-    std::optional<engine::Event> event = co_await events.next();
+    bool quiet = false;
+    std::optional<engine::Event> event = co_await events.next_within(kPingEvery, quiet);
+    if (quiet) {
+      std::vector<StreamEvent> ping{writer.ping()};
+      if (co_await send_events(exchange, std::move(ping))) continue;
+      record_cancelled(exchange, context);
+      co_return;
+    }
     if (!event) {
       record_cancelled(exchange, context);
       co_return;

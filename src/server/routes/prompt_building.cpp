@@ -3,6 +3,7 @@
 #include <limits>
 #include <random>
 
+#include "chat/message_roles.h"
 #include "chat/tool_calls/tool_call_family.h"
 #include "engine/prompt_tokens.h"
 #include "server/routes/reply_grammar.h"
@@ -55,7 +56,9 @@ sampling::SamplingParams sampling_for(const GenerationFields& request,
   if (request.frequency_penalty) params.frequency_penalty = *request.frequency_penalty;
   if (request.presence_penalty) params.presence_penalty = *request.presence_penalty;
   params.seed = request.seed ? *request.seed : std::random_device{}();
-  params.logit_bias = request.logit_bias;
+  // The server's --logit-bias first; the request's add to it.
+  params.logit_bias.insert(params.logit_bias.end(), request.logit_bias.begin(),
+                           request.logit_bias.end());
   if (request.ignore_eos) {
     for (int32_t id : context.tokenizer->vocab().end_of_generation()) {
       params.logit_bias.emplace_back(id, -std::numeric_limits<float>::infinity());
@@ -71,6 +74,9 @@ std::variant<ChatGeneration, ApiError> build_chat_generation(const ChatRequest& 
   ChatGeneration result;
   chat::ChatPromptInput input;
   input.messages = flatten_text_parts(request.messages);
+  if (!context.template_reads_developer_role) {
+    input.messages = chat::developer_as_system(std::move(input.messages));
+  }
   // With tool_choice "none" the model is not shown the tools at all, so it
   // has nothing to call.
   if (!request.tools.empty() && request.tool_choice.mode != ToolChoice::Mode::kNone) {

@@ -82,7 +82,7 @@ asio::awaitable<std::optional<Finished>> reply_whole(HttpExchange& exchange,
       reply.content = content;
     }
     Finished finished;
-    finished.output = output_items(reasoning, reply);
+    finished.output = output_items(reasoning, reply, identity.tool_namespaces);
     finished.response = response_object(identity, finished.output, &finish);
     co_await exchange.respond(http::status::ok, dump(finished.response), "application/json");
     co_return finished;
@@ -222,7 +222,8 @@ asio::awaitable<void> serve_create(HttpExchange& exchange, ServingContext& conte
   std::unique_ptr<EngineEvents> events =
       co_await submit_generation(exchange, context, std::move(ready.generation), std::move(ticket));
   if (!events) co_return;
-  const ResponseIdentity identity = new_response_identity(chat.model, request->settings);
+  const ResponseIdentity identity =
+      new_response_identity(chat.model, request->settings, request->tool_namespaces);
   std::optional<Finished> finished;
   if (chat.stream) {
     finished = co_await reply_stream(exchange, context, *events, identity, calls);
