@@ -58,6 +58,9 @@ Engine::Engine(model::Model& model, const tokenizer::Tokenizer& tokenizer, Engin
       context_size_(resolve_context(options, model.config())),
       pool_(options.threads > 0 ? options.threads : ThreadPool::default_thread_count()),
       cache_(model.make_cache(context_size_ * options.parallel)) {
+  // A recurrent state cannot be shared by block: hybrid models keep each
+  // slot's own prefix (and its snapshots) instead.
+  if (cache_.recurrent().empty_shape()) cache_.share_prefixes();
   slots_.reserve(static_cast<size_t>(options.parallel));
   for (int32_t i = 0; i < options.parallel; ++i) slots_.emplace_back(i, tokenizer_);
   in_batch_.resize(slots_.size());
@@ -122,6 +125,8 @@ EngineStats Engine::stats() const {
   stats.kv_cells_total = cache_.capacity();
   stats.prefix_cache_hits = prefix_hits_.load();
   stats.prefix_tokens_reused = prefix_tokens_.load();
+  stats.kv_blocks_cached = kv_blocks_cached_.load();
+  stats.kv_block_evictions = kv_block_evictions_.load();
   stats.drafted_tokens = drafted_.load();
   stats.accepted_drafts = accepted_.load();
   return stats;
@@ -162,6 +167,7 @@ void Engine::step() {
     Slot& slot = slots_[i];
     if (in_batch_[i].prefill > 0) slot.committed_prefill(in_batch_[i].prefill);
     if (in_batch_[i].decodes) slot.committed_decode();
+    if (in_batch_[i].any()) cache_.publish(slot.sequence(), slot.cached());
   }
   keep_recurrent_snapshots();
   score_prompts(*logits);
@@ -296,6 +302,11 @@ void Engine::admit_waiting() {
     reuse =
         static_cast<size_t>(cache_.resumable_length(slot.sequence(), static_cast<int64_t>(reuse)));
     cache_.truncate(slot.sequence(), static_cast<int64_t>(reuse));
+    // A cut inside a block another sequence shares may end at its start.
+    reuse = std::min(reuse, static_cast<size_t>(cache_.sequence_length(slot.sequence())));
+    if (pending.request.prompt_logprobs < 0) {
+      reuse = attach_shared_prefix(slot, pending.request.prompt, reuse);
+    }
     if (drafter_) drafter_->restart(slot, reuse);
     if (reuse > 0) {
       ++prefix_hits_;
@@ -316,6 +327,19 @@ sampling::grammar::TokenMasker* Engine::masker_for(const GenerationRequest& requ
 void Engine::make_masker() {
   masker_ = std::make_unique<sampling::grammar::TokenMasker>(
       sampling::grammar::TokenTrie::for_tokenizer(tokenizer_), kGrammarMaskCacheStates);
+}
+
+// When the cache holds a longer prefix of the prompt than the slot's own
+// (computed by any sequence, live or finished), the slot's sequence goes
+// back to its last whole block and takes the cached blocks after it.
+size_t Engine::attach_shared_prefix(const Slot& slot, const std::vector<int32_t>& prompt,
+                                    size_t reuse) {
+  if (!cache_.shares_prefixes() || prompt.empty()) return reuse;
+  const int64_t limit = static_cast<int64_t>(prompt.size()) - 1;
+  if (cache_.cached_prefix_length(prompt, limit) <= static_cast<int64_t>(reuse)) return reuse;
+  const int64_t block = cache_.block_size();
+  cache_.truncate(slot.sequence(), static_cast<int64_t>(reuse) / block * block);
+  return static_cast<size_t>(cache_.attach_cached_prefix(slot.sequence(), prompt, limit));
 }
 
 Slot& Engine::choose_slot(const std::vector<int32_t>& prompt) {
@@ -428,6 +452,9 @@ void Engine::publish_stats() {
   }
   active_ = active;
   kv_used_ = used;
+  const model::KvCache::SharingStats sharing = cache_.sharing_stats();
+  kv_blocks_cached_ = sharing.indexed_blocks;
+  kv_block_evictions_ = sharing.evictions;
 }
 
 }  // namespace ingot::engine

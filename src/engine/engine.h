@@ -54,6 +54,8 @@ struct EngineStats {
   int64_t kv_cells_total = 0;
   int64_t prefix_cache_hits = 0;  // requests that reused cached tokens
   int64_t prefix_tokens_reused = 0;
+  int64_t kv_blocks_cached = 0;  // full blocks a new request may start from
+  int64_t kv_block_evictions = 0;
   int64_t drafted_tokens = 0;  // multi-token prediction: drafts checked
   int64_t accepted_drafts = 0;
 };
@@ -100,6 +102,7 @@ class Engine {
   void drop_cancelled();
   void admit_waiting();
   Slot& choose_slot(const std::vector<int32_t>& prompt);
+  size_t attach_shared_prefix(const Slot& slot, const std::vector<int32_t>& prompt, size_t reuse);
   void build_batch();
   size_t prefill_budget(const Slot& slot, size_t budget) const;
   void keep_recurrent_snapshots();
@@ -165,6 +168,8 @@ class Engine {
 
   std::atomic<int32_t> active_{0};  // busy slots, for submit() and stats()
   std::atomic<int64_t> kv_used_{0};
+  std::atomic<int64_t> kv_blocks_cached_{0};
+  std::atomic<int64_t> kv_block_evictions_{0};
   std::atomic<int64_t> prefix_hits_{0};
   std::atomic<int64_t> prefix_tokens_{0};
   std::atomic<int64_t> drafted_{0};

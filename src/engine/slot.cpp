@@ -21,7 +21,9 @@ void Slot::start(std::shared_ptr<RequestState> state, GenerationRequest request,
                  Clock::time_point submitted, sampling::grammar::TokenMasker* masker) {
   request_ = std::move(state);
   prompt_ = std::move(request.prompt);
-  cached_.resize(reuse);
+  // What the cache holds: the slot's own earlier tokens or blocks another
+  // sequence computed, the prompt's first tokens either way.
+  cached_.assign(prompt_.begin(), prompt_.begin() + static_cast<ptrdiff_t>(reuse));
   prefill_cursor_ = reuse;
   last_token_ = -1;
   max_tokens_ = request.max_tokens;

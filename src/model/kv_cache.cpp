@@ -1,9 +1,24 @@
 #include "model/kv_cache.h"
 
+#include <xxhash.h>
+
 #include <algorithm>
+#include <cstring>
 #include <string>
 
 namespace ingot::model {
+namespace {
+
+constexpr uint64_t kFirstBlockSeed = 0x9E3779B97F4A7C15ull;
+
+// The hash of a prefix ending with `tokens`, the prefix before them hashed
+// as `previous`. Never 0, which marks a block no index names.
+uint64_t chain_hash(uint64_t previous, std::span<const int32_t> tokens) {
+  const uint64_t hash = XXH3_64bits_withSeed(tokens.data(), tokens.size_bytes(), previous);
+  return hash == 0 ? 1 : hash;
+}
+
+}  // namespace
 
 KvCache::KvCache(int64_t n_layers, int64_t n_kv_heads, int64_t head_dim, int64_t n_cells,
                  int64_t block_size)
@@ -30,6 +45,9 @@ int64_t KvCache::sequence_length(SequenceId sequence) const {
   return it == sequences_.end() ? 0 : it->second.length;
 }
 
+// A cut inside a block the sequence shares (or that an index names) leaves
+// that block to the others: the sequence gets its own copy, or, with no
+// block free, ends at the block's start.
 void KvCache::truncate(SequenceId sequence, int64_t length) {
   auto it = sequences_.find(sequence);
   if (it == sequences_.end()) return;
@@ -39,12 +57,19 @@ void KvCache::truncate(SequenceId sequence, int64_t length) {
     return drop(sequence);
   }
   if (length >= s.length) return;
-  const size_t blocks_needed = size_t((length + block_size_ - 1) / block_size_);
+  size_t blocks_needed = size_t((length + block_size_ - 1) / block_size_);
   while (s.blocks.size() > blocks_needed) {
-    free_blocks_.push_back(s.blocks.back());
+    release(s.blocks.back());
     s.blocks.pop_back();
   }
+  if (length % block_size_ != 0 && !make_writable(s, blocks_needed - 1)) {
+    release(s.blocks.back());
+    s.blocks.pop_back();
+    length = int64_t(s.blocks.size()) * block_size_;
+    if (length == 0) return drop(sequence);
+  }
   s.length = length;
+  s.hashes.resize(std::min(s.hashes.size(), size_t(length / block_size_)));
 }
 
 void KvCache::drop(SequenceId sequence) {
@@ -52,7 +77,7 @@ void KvCache::drop(SequenceId sequence) {
   auto it = sequences_.find(sequence);
   if (it == sequences_.end()) return;
   for (auto block = it->second.blocks.rbegin(); block != it->second.blocks.rend(); ++block) {
-    free_blocks_.push_back(*block);
+    release(*block);
   }
   sequences_.erase(it);
 }
@@ -70,6 +95,13 @@ void KvCache::clear() {
   free_blocks_.reserve(n_blocks_);
   // Handed out from the back: block 0 first.
   for (int64_t b = n_blocks_ - 1; b >= 0; --b) free_blocks_.push_back(int32_t(b));
+  holders_.assign(size_t(n_blocks_), 0);
+  block_hash_.assign(size_t(n_blocks_), 0);
+  block_tokens_.assign(size_t(n_blocks_), {});
+  index_.clear();
+  unheld_.clear();
+  unheld_at_.assign(size_t(n_blocks_), unheld_.end());
+  evictions_ = 0;
 }
 
 Result<KvCache::Cell> KvCache::append(SequenceId sequence, int64_t position) {
@@ -82,12 +114,12 @@ Result<KvCache::Cell> KvCache::append(SequenceId sequence, int64_t position) {
                             std::to_string(position) + " cannot come next");
   }
   if (position % block_size_ == 0) {
-    if (free_blocks_.empty()) {
+    const int32_t block = take_block();
+    if (block < 0) {
       if (s.length == 0) sequences_.erase(sequence);
       return Error(ErrorKind::kResourceExhausted, "the KV cache is full");
     }
-    s.blocks.push_back(free_blocks_.back());
-    free_blocks_.pop_back();
+    s.blocks.push_back(block);
   }
   ++s.length;
   return Cell{s.blocks.back(), int32_t(position % block_size_)};
@@ -97,6 +129,151 @@ const std::vector<int32_t>& KvCache::blocks(SequenceId sequence) const {
   static const std::vector<int32_t> kNone;
   auto it = sequences_.find(sequence);
   return it == sequences_.end() ? kNone : it->second.blocks;
+}
+
+int64_t KvCache::cached_prefix_length(std::span<const int32_t> tokens, int64_t limit) const {
+  if (!sharing_) return 0;
+  const int64_t end = std::min<int64_t>(limit, int64_t(tokens.size()));
+  uint64_t chain = kFirstBlockSeed;
+  int64_t length = 0;
+  while (length + block_size_ <= end) {
+    const auto block_tokens = tokens.subspan(size_t(length), size_t(block_size_));
+    if (find_block(chain, block_tokens) < 0) break;
+    chain = chain_hash(chain, block_tokens);
+    length += block_size_;
+  }
+  return length;
+}
+
+int64_t KvCache::attach_cached_prefix(SequenceId sequence, std::span<const int32_t> tokens,
+                                      int64_t limit) {
+  Sequence& s = sequences_[sequence];
+  if (!sharing_ || s.length % block_size_ != 0 || s.length > int64_t(tokens.size())) {
+    const int64_t length = s.length;
+    if (length == 0) sequences_.erase(sequence);
+    return length;
+  }
+  publish(sequence, tokens);
+  uint64_t chain = s.hashes.empty() ? kFirstBlockSeed : s.hashes.back();
+  const int64_t end = std::min<int64_t>(limit, int64_t(tokens.size()));
+  while (s.length + block_size_ <= end) {
+    const auto block_tokens = tokens.subspan(size_t(s.length), size_t(block_size_));
+    const int32_t block = find_block(chain, block_tokens);
+    if (block < 0) break;
+    hold(block);
+    s.blocks.push_back(block);
+    chain = block_hash_[size_t(block)];
+    s.hashes.push_back(chain);
+    s.length += block_size_;
+  }
+  const int64_t length = s.length;
+  if (length == 0) sequences_.erase(sequence);
+  return length;
+}
+
+void KvCache::publish(SequenceId sequence, std::span<const int32_t> tokens) {
+  if (!sharing_) return;
+  auto it = sequences_.find(sequence);
+  if (it == sequences_.end()) return;
+  Sequence& s = it->second;
+  const size_t full = size_t(std::min<int64_t>(s.length, int64_t(tokens.size())) / block_size_);
+  while (s.hashes.size() < full) {
+    const size_t index = s.hashes.size();
+    const auto block_tokens = tokens.subspan(index * size_t(block_size_), size_t(block_size_));
+    const uint64_t chain = chain_hash(index == 0 ? kFirstBlockSeed : s.hashes.back(), block_tokens);
+    s.hashes.push_back(chain);
+    const int32_t block = s.blocks[index];
+    // A prefix another block already holds stays that block's.
+    if (block_hash_[size_t(block)] != 0 || index_.contains(chain)) continue;
+    index_.emplace(chain, block);
+    block_hash_[size_t(block)] = chain;
+    block_tokens_[size_t(block)].assign(block_tokens.begin(), block_tokens.end());
+  }
+}
+
+KvCache::SharingStats KvCache::sharing_stats() const {
+  return {int64_t(index_.size()), int64_t(unheld_.size()), evictions_};
+}
+
+int32_t KvCache::take_block() {
+  int32_t block = -1;
+  if (!free_blocks_.empty()) {
+    block = free_blocks_.back();
+    free_blocks_.pop_back();
+  } else if (!unheld_.empty()) {
+    block = unheld_.front();
+    unheld_.pop_front();
+    unheld_at_[size_t(block)] = unheld_.end();
+    unindex(block);
+    ++evictions_;
+  } else {
+    return -1;
+  }
+  holders_[size_t(block)] = 1;
+  return block;
+}
+
+void KvCache::release(int32_t block) {
+  if (--holders_[size_t(block)] > 0) return;
+  if (block_hash_[size_t(block)] == 0) {
+    free_blocks_.push_back(block);
+    return;
+  }
+  unheld_.push_back(block);
+  unheld_at_[size_t(block)] = std::prev(unheld_.end());
+}
+
+void KvCache::hold(int32_t block) {
+  if (holders_[size_t(block)]++ > 0) return;
+  unheld_.erase(unheld_at_[size_t(block)]);
+  unheld_at_[size_t(block)] = unheld_.end();
+}
+
+// An indexed block held alone is copied too while a block can be had: the
+// index keeps the prefix it names for the next request that starts with it.
+bool KvCache::make_writable(Sequence& s, size_t index) {
+  const int32_t block = s.blocks[index];
+  const bool alone = holders_[size_t(block)] == 1;
+  if (alone && block_hash_[size_t(block)] == 0) return true;
+  const int32_t copy = take_block();
+  if (copy < 0) {
+    if (!alone) return false;
+    unindex(block);
+    return true;
+  }
+  copy_block(block, copy);
+  release(block);
+  s.blocks[index] = copy;
+  return true;
+}
+
+void KvCache::copy_block(int32_t from, int32_t to) {
+  for (size_t layer = 0; layer < head_dims_.size(); ++layer) {
+    const size_t tile = size_t(block_size_ * head_dims_[layer]);
+    for (int64_t head = 0; head < n_kv_heads_; ++head) {
+      std::memcpy(keys(int64_t(layer), to, head), keys(int64_t(layer), from, head),
+                  tile * sizeof(uint16_t));
+      std::memcpy(values(int64_t(layer), to, head), values(int64_t(layer), from, head),
+                  tile * sizeof(uint16_t));
+    }
+  }
+}
+
+void KvCache::unindex(int32_t block) {
+  uint64_t& hash = block_hash_[size_t(block)];
+  if (hash == 0) return;
+  index_.erase(hash);
+  hash = 0;
+  block_tokens_[size_t(block)].clear();
+}
+
+int32_t KvCache::find_block(uint64_t chain, std::span<const int32_t> tokens) const {
+  auto it = index_.find(chain_hash(chain, tokens));
+  if (it == index_.end()) return -1;
+  const std::vector<int32_t>& stored = block_tokens_[size_t(it->second)];
+  // The chain hash names the whole prefix; the tokens tell a collision.
+  if (!std::equal(stored.begin(), stored.end(), tokens.begin(), tokens.end())) return -1;
+  return it->second;
 }
 
 }  // namespace ingot::model

@@ -11,12 +11,24 @@
 // values position-major, [block_size][head_dim]: the orders attention
 // reads them in (see kernels/ops_attention.h).
 //
+// With prefix sharing on (share_prefixes), a block is held by every
+// sequence whose positions it stores, and each full block is indexed by the
+// hash of all the tokens up to its end (chained block to block), so that a
+// new sequence starts from the longest cached prefix of its tokens, whoever
+// computed it (attach_cached_prefix). Shared blocks are read-only: a
+// sequence writes only blocks it alone holds and no index names; cutting a
+// sequence inside a shared block gives it its own copy. A block no
+// sequence holds stays cached, indexed, until a new block is needed and
+// none is free: then the least recently released goes.
+//
 // A hybrid model's cache also holds each sequence's recurrent state
 // (RecurrentStates); its keys and values are those of the attention layers
 // alone. The two move together: a sequence is kept to a shorter length
 // only where its recurrent state allows it (resumable_length).
 
 #include <cstdint>
+#include <list>
+#include <span>
 #include <unordered_map>
 #include <vector>
 
@@ -38,8 +50,30 @@ class KvCache {
 
   int64_t block_size() const { return block_size_; }
   int64_t capacity() const { return n_blocks_ * block_size_; }
-  // Cells not owned by any sequence.
-  int64_t free_cells() const { return int64_t(free_blocks_.size()) * block_size_; }
+  // Cells no sequence holds (cached ones included: they can be taken).
+  int64_t free_cells() const { return int64_t(free_blocks_.size() + unheld_.size()) * block_size_; }
+
+  // Turns prefix sharing on (attention-only models: a recurrent state
+  // cannot be shared by block).
+  void share_prefixes() { sharing_ = true; }
+  bool shares_prefixes() const { return sharing_; }
+  // How many leading positions of `tokens` (at most `limit`) the index
+  // holds, in whole blocks.
+  int64_t cached_prefix_length(std::span<const int32_t> tokens, int64_t limit) const;
+  // Extends `sequence`, whose positions hold the first tokens of `tokens`
+  // and end at a block boundary, with the cached blocks holding the next
+  // ones, up to `limit` positions in all; returns its length.
+  int64_t attach_cached_prefix(SequenceId sequence, std::span<const int32_t> tokens, int64_t limit);
+  // Indexes the full blocks of `sequence` not indexed yet; `tokens` are the
+  // tokens at its positions.
+  void publish(SequenceId sequence, std::span<const int32_t> tokens);
+
+  struct SharingStats {
+    int64_t indexed_blocks = 0;  // full blocks a new sequence may start from
+    int64_t unheld_blocks = 0;   // of those, the ones no sequence holds
+    int64_t evictions = 0;       // indexed blocks taken for new positions
+  };
+  SharingStats sharing_stats() const;
 
   // Positions stored for `sequence`: 0 for a sequence never seen or dropped.
   int64_t sequence_length(SequenceId sequence) const;
@@ -92,7 +126,24 @@ class KvCache {
   struct Sequence {
     std::vector<int32_t> blocks;
     int64_t length = 0;
+    // The prefix hash at the end of each of its first full blocks (those
+    // publish() has seen, indexed or not).
+    std::vector<uint64_t> hashes;
   };
+
+  // A free block, else the least recently released cached one (its index
+  // entry goes); -1 when every block is held.
+  int32_t take_block();
+  // One sequence fewer holds `block`.
+  void release(int32_t block);
+  void hold(int32_t block);
+  // The block `index` of `s`, made one that `s` alone holds and no index
+  // names, so that it can be written; false when no block is free.
+  bool make_writable(Sequence& s, size_t index);
+  void copy_block(int32_t from, int32_t to);
+  void unindex(int32_t block);
+  // The indexed block holding `tokens` after the prefix hashed as `chain`.
+  int32_t find_block(uint64_t chain, std::span<const int32_t> tokens) const;
 
   size_t tile_offset(int64_t layer, int32_t block, int64_t head) const {
     return layer_offsets_[size_t(layer)] +
@@ -108,6 +159,14 @@ class KvCache {
   std::vector<uint16_t> values_;  // [layer][block][head][cell][dim]
   std::vector<int32_t> free_blocks_;
   std::unordered_map<SequenceId, Sequence> sequences_;
+  bool sharing_ = false;
+  std::vector<int32_t> holders_;                    // per block
+  std::vector<uint64_t> block_hash_;                // per block; 0: not indexed
+  std::vector<std::vector<int32_t>> block_tokens_;  // per indexed block
+  std::unordered_map<uint64_t, int32_t> index_;
+  std::list<int32_t> unheld_;  // indexed, held by none; least recently released first
+  std::vector<std::list<int32_t>::iterator> unheld_at_;  // per block in unheld_
+  int64_t evictions_ = 0;
   RecurrentStates recurrent_;
 };
 

@@ -79,6 +79,9 @@ std::string Metrics::render(const engine::EngineStats& engine) const {
           static_cast<uint64_t>(engine.prefix_cache_hits));
   counter("ingot_prefix_cache_tokens_total", "Prompt tokens reused from the cache.",
           static_cast<uint64_t>(engine.prefix_tokens_reused));
+  counter("ingot_kv_cache_block_evictions_total",
+          "Cached prefix blocks taken back for new positions.",
+          static_cast<uint64_t>(engine.kv_block_evictions));
   counter("ingot_draft_tokens_total", "Drafted tokens checked (--mtp).",
           static_cast<uint64_t>(engine.drafted_tokens));
   counter("ingot_draft_tokens_accepted_total", "Drafted tokens accepted (--mtp).",
@@ -88,6 +91,8 @@ std::string Metrics::render(const engine::EngineStats& engine) const {
   gauge("ingot_slots", "Slots (parallel sequences).", engine.slots);
   gauge("ingot_kv_cache_cells_used", "KV cache cells holding tokens.", engine.kv_cells_used);
   gauge("ingot_kv_cache_cells_total", "KV cache cells in all.", engine.kv_cells_total);
+  gauge("ingot_kv_cache_blocks_cached", "Full KV blocks a new request may start from.",
+        engine.kv_blocks_cached);
   time_to_first_token_.render(out, "ingot_time_to_first_token_seconds",
                               "Time from request to first generated token.");
   time_per_token_.render(out, "ingot_time_per_output_token_seconds",
