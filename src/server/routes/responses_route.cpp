@@ -45,16 +45,27 @@ ApiError response_not_found(const std::string& id, const char* param) {
   return error;
 }
 
-asio::awaitable<std::optional<Finished>> reply_whole(HttpExchange& exchange,
-                                                     ServingContext& context, EngineEvents& events,
-                                                     const ResponseIdentity& identity,
-                                                     const ToolCallReading& calls) {
+// Kept before the reply's last byte goes out, so that a client continuing
+// from it at once finds it.
+void store(ServingContext& context, const ResponsesRequest& request, const Finished& finished) {
+  if (!request.store) return;
+  auto stored = std::make_shared<StoredResponse>();
+  stored->response = finished.response;
+  stored->input_items = request.input_items;
+  stored->conversation = request.conversation;
+  for (const ordered_json& item : finished.output) stored->conversation.push_back(item);
+  context.responses->put(finished.response["id"], std::move(stored));
+}
+
+asio::awaitable<void> reply_whole(HttpExchange& exchange, ServingContext& context,
+                                  EngineEvents& events, const ResponsesRequest& request,
+                                  const ResponseIdentity& identity, const ToolCallReading& calls) {
   std::string content, reasoning;
   for (;;) {
     std::optional<engine::Event> event = co_await events.next();
     if (!event) {
       record_cancelled(exchange, context);
-      co_return std::nullopt;  // nobody to answer
+      co_return;  // nobody to answer
     }
     if (auto* text = std::get_if<engine::TextEvent>(&*event)) {
       content += text->content;
@@ -65,7 +76,7 @@ asio::awaitable<std::optional<Finished>> reply_whole(HttpExchange& exchange,
       spdlog::error("generation failed: {}", failed->error.describe());
       ApiError error = generation_failed(failed->error);
       co_await exchange.respond_error(std::move(error));
-      co_return std::nullopt;
+      co_return;
     }
     const auto& finish = std::get<engine::FinishEvent>(*event);
     record_usage(exchange, context, finish.usage);
@@ -73,7 +84,7 @@ asio::awaitable<std::optional<Finished>> reply_whole(HttpExchange& exchange,
       record_cancelled(exchange, context);
       ApiError cancelled = cancelled_by_shutdown();
       co_await exchange.respond_error(std::move(cancelled));
-      co_return std::nullopt;
+      co_return;
     }
     tools::ParsedReply reply;
     if (calls.family) {
@@ -84,8 +95,9 @@ asio::awaitable<std::optional<Finished>> reply_whole(HttpExchange& exchange,
     Finished finished;
     finished.output = output_items(reasoning, reply, identity.tool_namespaces);
     finished.response = response_object(identity, finished.output, &finish);
+    store(context, request, finished);
     co_await exchange.respond(http::status::ok, dump(finished.response), "application/json");
-    co_return finished;
+    co_return;
   }
 }
 
@@ -107,27 +119,26 @@ std::vector<StreamEvent> text_events(ResponseEvents& writer,
   return out;
 }
 
-asio::awaitable<std::optional<Finished>> reply_stream(HttpExchange& exchange,
-                                                      ServingContext& context, EngineEvents& events,
-                                                      const ResponseIdentity& identity,
-                                                      const ToolCallReading& calls) {
+asio::awaitable<void> reply_stream(HttpExchange& exchange, ServingContext& context,
+                                   EngineEvents& events, const ResponsesRequest& request,
+                                   const ResponseIdentity& identity, const ToolCallReading& calls) {
   ResponseEvents writer(identity);
   std::optional<tools::ToolCallStreamParser> parser;
   if (calls.family) parser.emplace(*calls.family, calls.ids(kIdStyle));
   if (!co_await exchange.begin_event_stream() || !co_await send_events(exchange, writer.start())) {
     record_cancelled(exchange, context);
-    co_return std::nullopt;
+    co_return;
   }
   for (;;) {
     std::optional<engine::Event> event = co_await events.next();
     if (!event) {
       record_cancelled(exchange, context);
-      co_return std::nullopt;
+      co_return;
     }
     if (auto* text = std::get_if<engine::TextEvent>(&*event)) {
       if (!co_await send_events(exchange, text_events(writer, parser, *text))) {
         record_cancelled(exchange, context);  // the write failed: the client is gone
-        co_return std::nullopt;
+        co_return;
       }
       continue;
     }
@@ -136,7 +147,7 @@ asio::awaitable<std::optional<Finished>> reply_stream(HttpExchange& exchange,
       if (co_await send_events(exchange, writer.fail(generation_failed(failed->error)))) {
         co_await exchange.end_event_stream();
       }
-      co_return std::nullopt;
+      co_return;
     }
     const auto& finish = std::get<engine::FinishEvent>(*event);
     record_usage(exchange, context, finish.usage);
@@ -148,11 +159,11 @@ asio::awaitable<std::optional<Finished>> reply_stream(HttpExchange& exchange,
       if (parser) out = parsed_events(writer, parser->finish());
       for (StreamEvent& e : writer.finish(finish)) out.push_back(std::move(e));
     }
-    const bool finished = finish.reason != engine::FinishReason::kCancelled;
-    std::optional<Finished> result;
-    if (finished) result = Finished{out.back().data["response"], writer.output()};
+    if (finish.reason != engine::FinishReason::kCancelled) {
+      store(context, request, Finished{out.back().data["response"], writer.output()});
+    }
     if (co_await send_events(exchange, std::move(out))) co_await exchange.end_event_stream();
-    co_return result;
+    co_return;
   }
 }
 
@@ -195,15 +206,6 @@ asio::awaitable<std::optional<ResponsesRequest>> read_request(HttpExchange& exch
   co_return std::move(std::get<ResponsesRequest>(parsed));
 }
 
-void store(ServingContext& context, const ResponsesRequest& request, const Finished& finished) {
-  auto stored = std::make_shared<StoredResponse>();
-  stored->response = finished.response;
-  stored->input_items = request.input_items;
-  stored->conversation = request.conversation;
-  for (const ordered_json& item : finished.output) stored->conversation.push_back(item);
-  context.responses->put(finished.response["id"], std::move(stored));
-}
-
 asio::awaitable<void> serve_create(HttpExchange& exchange, ServingContext& context) {
   std::optional<ResponsesRequest> request = co_await read_request(exchange, context);
   if (!request) co_return;
@@ -224,13 +226,11 @@ asio::awaitable<void> serve_create(HttpExchange& exchange, ServingContext& conte
   if (!events) co_return;
   const ResponseIdentity identity =
       new_response_identity(chat.model, request->settings, request->tool_namespaces);
-  std::optional<Finished> finished;
   if (chat.stream) {
-    finished = co_await reply_stream(exchange, context, *events, identity, calls);
+    co_await reply_stream(exchange, context, *events, *request, identity, calls);
   } else {
-    finished = co_await reply_whole(exchange, context, *events, identity, calls);
+    co_await reply_whole(exchange, context, *events, *request, identity, calls);
   }
-  if (finished && request->store) store(context, *request, *finished);
 }
 
 // The stored response the path names, or its 404 answered.
