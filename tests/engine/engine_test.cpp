@@ -2,10 +2,14 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
+#include <limits>
 #include <memory>
+#include <string>
 #include <vector>
 
 #include "engine/suite_model.h"
+#include "model/kv_cache.h"
 #include "support/shared_data.h"
 
 namespace ingot::engine {
@@ -42,6 +46,19 @@ class EngineTest : public ::testing::Test {
     auto engine = Engine::start(*suite_.model, *suite_.tokenizer, options);
     auto handle = (*engine)->submit(std::move(request));
     return collect_reply(*handle);
+  }
+
+  // greedy(), never ending before `max_tokens`.
+  static GenerationRequest no_end(const std::string& text, int32_t max_tokens) {
+    GenerationRequest request = greedy(text, max_tokens);
+    for (int32_t id : suite_.tokenizer->vocab().end_of_generation()) {
+      request.sampling.logit_bias.emplace_back(id, -std::numeric_limits<float>::infinity());
+    }
+    return request;
+  }
+
+  static size_t common_prefix(const std::vector<int32_t>& a, const std::vector<int32_t>& b) {
+    return size_t(std::mismatch(a.begin(), a.end(), b.begin(), b.end()).first - a.begin());
   }
 
   static inline SuiteModel suite_;
@@ -369,6 +386,74 @@ TEST_F(EngineTest, ReasoningBudgetForcesTheCloseTagAndTheAnswerFollows) {
   EXPECT_GE(budgeted.finish->usage.reasoning_tokens, 5);
   EXPECT_LE(budgeted.finish->usage.reasoning_tokens, 5 + static_cast<int64_t>(close.size()));
   EXPECT_LT(budgeted.finish->usage.reasoning_tokens, budgeted.finish->usage.completion_tokens);
+}
+
+// The prefix cache is the engine's, not a slot's: a request starts from
+// the longest prefix any sequence computed (on another slot, or finished
+// and gone), computes only the rest, and draws what a cold run draws.
+const std::string kSharedStory =
+    "Once upon a time, there was a little girl named Lily. She loved to play outside in the "
+    "park with her friends. One day, she saw a big red ball under a tree and ran to get it. "
+    "Her mom said it was time to go home, but Lily wanted to";
+
+// The story is computed once. A long request that starts with it and a
+// second queued right behind it cannot share one slot while the long one
+// prefills (in small chunks, saying nothing), so one of them starts from
+// blocks the other slot holds.
+TEST_F(EngineTest, ARequestOnAnotherSlotStartsFromTheFirstsBlocks) {
+  std::string filler;
+  for (int i = 0; i < 24; ++i) filler += " They played in the park all day long.";
+  GenerationRequest story = no_end(kSharedStory + " play with the dog.", 1);
+  GenerationRequest holder = no_end(kSharedStory + " play with the dog." + filler, 4);
+  GenerationRequest second = no_end(kSharedStory + " find her cat.", 12);
+  const size_t common = common_prefix(story.prompt, second.prompt);
+  const int64_t block = model::KvCache::kDefaultBlockSize;
+  // Reused in whole blocks only: a slot's own cache would reuse all of it.
+  ASSERT_NE(common % size_t(block), 0u) << "the test wants a prefix that ends inside a block";
+  ASSERT_GE(common, size_t(block));
+
+  EngineOptions options;
+  options.parallel = 2;
+  options.batch_size = 32;
+  options.context_size = 2048;
+  auto engine = start(options);
+  collect_reply(*engine->submit(story));
+  RequestHandle held = *engine->submit(holder);
+  CollectedReply two = collect_reply(*engine->submit(second));
+  CollectedReply holding = collect_reply(held);
+  engine->stop();  // one engine at a time on a model
+  CollectedReply cold = run_alone(second);
+
+  ASSERT_TRUE(holding.finish.has_value() && two.finish.has_value() && cold.finish.has_value());
+  // One of the two ran on the slot the story left and reused it all there;
+  // the other took the story's whole blocks from that slot.
+  EXPECT_EQ(std::min(holding.finish->usage.cached_tokens, two.finish->usage.cached_tokens),
+            int64_t(common) / block * block);
+  EXPECT_EQ(cold.finish->usage.cached_tokens, 0);
+  EXPECT_EQ(token_ids(two), token_ids(cold));
+}
+
+TEST_F(EngineTest, AFinishedRequestsBlocksServeALaterOneAfterItsSlotMovedOn) {
+  GenerationRequest first = no_end(kSharedStory + " play with the dog.", 8);
+  GenerationRequest other = no_end("The sun was shining and the birds were singing.", 8);
+  GenerationRequest second = no_end(kSharedStory + " find her cat.", 12);
+  const int64_t block = model::KvCache::kDefaultBlockSize;
+  const size_t common = common_prefix(first.prompt, second.prompt);
+
+  EngineOptions options;
+  options.parallel = 1;
+  auto engine = start(options);
+  collect_reply(*engine->submit(first));
+  CollectedReply between = collect_reply(*engine->submit(other));
+  CollectedReply warm = collect_reply(*engine->submit(second));
+  EXPECT_GT(engine->stats().kv_blocks_cached, 0);
+  engine->stop();
+  CollectedReply cold = run_alone(second);
+
+  ASSERT_TRUE(between.finish.has_value() && warm.finish.has_value() && cold.finish.has_value());
+  EXPECT_LE(between.finish->usage.cached_tokens, 1);  // the BOS token, at most
+  EXPECT_EQ(warm.finish->usage.cached_tokens, int64_t(common) / block * block);
+  EXPECT_EQ(token_ids(warm), token_ids(cold));
 }
 
 }  // namespace

@@ -21,8 +21,8 @@ engine::FinishEvent finished(engine::FinishReason reason) {
   return finish;
 }
 
-ResponseIdentity identity() {
-  return new_response_identity("m", {{"store", true}, {"tool_choice", "auto"}});
+ResponseFrame frame() {
+  return new_response_frame("m", {{"store", true}, {"tool_choice", "auto"}});
 }
 
 // Items without their random ids, to compare two replies' outputs.
@@ -35,7 +35,7 @@ TEST(ResponsesResponse, TheWholeResponseHasItsItemsInOrderAndItsUsage) {
   tools::ParsedReply reply{"Hello", {{"call_1", "f", "{\"a\":1}"}}};
   const json output = output_items("think", reply);
   const engine::FinishEvent finish = finished(engine::FinishReason::kStop);
-  const json response = response_object(identity(), output, &finish);
+  const json response = response_object(frame(), output, &finish);
   EXPECT_EQ(response["object"], "response");
   EXPECT_EQ(response["status"], "completed");
   EXPECT_TRUE(response["incomplete_details"].is_null());
@@ -62,7 +62,7 @@ TEST(ResponsesResponse, ACallToANamespacedFunctionIsNamedAsTheApiNamesIt) {
   EXPECT_EQ(output[1]["name"], "plain");
   EXPECT_FALSE(output[1].contains("namespace"));
 
-  ResponseEvents writer(new_response_identity("m", json::object(), namespaces));
+  ResponseEvents writer(new_response_frame("m", json::object(), namespaces));
   writer.start();
   writer.tool_call({0, "call_1", "agents__spawn", ""});
   writer.finish(finished(engine::FinishReason::kStop));
@@ -72,13 +72,13 @@ TEST(ResponsesResponse, ACallToANamespacedFunctionIsNamedAsTheApiNamesIt) {
 
 TEST(ResponsesResponse, AReplyCutByItsTokenLimitIsIncomplete) {
   const engine::FinishEvent finish = finished(engine::FinishReason::kLength);
-  const json response = response_object(identity(), json::array(), &finish);
+  const json response = response_object(frame(), json::array(), &finish);
   EXPECT_EQ(response["status"], "incomplete");
   EXPECT_EQ(response["incomplete_details"]["reason"], "max_output_tokens");
 }
 
 TEST(ResponsesResponse, IdsAreLongAndNeverRepeat) {
-  const ResponseIdentity a = identity(), b = identity();
+  const ResponseFrame a = frame(), b = frame();
   EXPECT_EQ(a.id.size(), 5u + 48u);
   EXPECT_EQ(a.id.rfind("resp_", 0), 0u);
   EXPECT_NE(a.id, b.id);
@@ -110,7 +110,7 @@ void fold(json& snapshot, const StreamEvent& event) {
 }
 
 TEST(ResponsesResponse, AStreamFoldsToTheWholeResponse) {
-  ResponseEvents writer(identity());
+  ResponseEvents writer(frame());
   std::vector<StreamEvent> events = writer.start();
   auto append = [&events](std::vector<StreamEvent> more) {
     for (StreamEvent& event : more) events.push_back(std::move(event));
@@ -139,7 +139,7 @@ TEST(ResponsesResponse, AStreamFoldsToTheWholeResponse) {
 }
 
 TEST(ResponsesResponse, AnErrorMidStreamIsAnErrorEventThenAFailedResponse) {
-  ResponseEvents writer(identity());
+  ResponseEvents writer(frame());
   writer.start();
   writer.text("partial");
   ApiError error = invalid_request("the engine failed");

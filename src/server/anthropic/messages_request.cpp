@@ -4,29 +4,15 @@
 #include <string>
 #include <utility>
 
+#include "server/body_fields.h"
+
 namespace ingot::server::anthropic {
 namespace {
 
 using json = nlohmann::ordered_json;
 
-// The first problem found, with the field it is about.
-struct Problem {
-  std::string message;
-  std::string param;
-};
-using Found = std::optional<Problem>;
-
-// A field of the body, or null when it is absent or null.
-const json* given(const json& body, const char* name) {
-  auto it = body.find(name);
-  return it == body.end() || it->is_null() ? nullptr : &*it;
-}
-
-std::string type_of(const json& block) {
-  return block.is_object() && block.contains("type") && block["type"].is_string()
-             ? block["type"].get<std::string>()
-             : std::string();
-}
+using Problem = BodyProblem;
+using Found = FoundProblem;
 
 Found refuse_media(const std::string& type, const std::string& at) {
   return Problem{at + " is of type '" + type + "', which this text-only model cannot read.",
@@ -44,7 +30,7 @@ Found read_text(const json& value, const std::string& at, const std::string& par
   for (size_t i = 0; i < value.size(); ++i) {
     const json& block = value[i];
     const std::string where = at + "[" + std::to_string(i) + "]";
-    const std::string type = type_of(block);
+    const std::string type = string_field(block, "type");
     if (type == "image" || type == "document") return refuse_media(type, where);
     if (type != "text" || !block.contains("text") || !block["text"].is_string()) {
       return Problem{where + " must be a text block ({\"type\": \"text\", \"text\": ...}).", param};
@@ -52,6 +38,16 @@ Found read_text(const json& value, const std::string& at, const std::string& par
     if (i > 0) text += '\n';
     text += block["text"].get<std::string>();
   }
+  return std::nullopt;
+}
+
+// A text block's text.
+Found read_text_block(const json& block, const std::string& where, std::string& text) {
+  const json* value = given(block, "text");
+  if (value == nullptr || !value->is_string()) {
+    return Problem{where + ".text must be a string.", "messages"};
+  }
+  text = value->get<std::string>();
   return std::nullopt;
 }
 
@@ -67,12 +63,11 @@ Found translate_user(const json& content, const std::string& at, json& out) {
   for (size_t i = 0; i < content.size(); ++i) {
     const json& block = content[i];
     const std::string where = at + ".content[" + std::to_string(i) + "]";
-    const std::string type = type_of(block);
+    const std::string type = string_field(block, "type");
     if (type == "text") {
-      if (!block.contains("text") || !block["text"].is_string()) {
-        return Problem{where + ".text must be a string.", "messages"};
-      }
-      parts.push_back({{"type", "text"}, {"text", block["text"]}});
+      std::string text;
+      if (Found problem = read_text_block(block, where, text)) return problem;
+      parts.push_back({{"type", "text"}, {"text", text}});
     } else if (type == "tool_result") {
       if (!block.contains("tool_use_id") || !block["tool_use_id"].is_string()) {
         return Problem{where + ".tool_use_id must be a string.", "messages"};
@@ -111,12 +106,11 @@ Found translate_assistant(const json& content, const std::string& at, json& out)
   for (size_t i = 0; i < content.size(); ++i) {
     const json& block = content[i];
     const std::string where = at + ".content[" + std::to_string(i) + "]";
-    const std::string type = type_of(block);
+    const std::string type = string_field(block, "type");
     if (type == "text") {
-      if (!block.contains("text") || !block["text"].is_string()) {
-        return Problem{where + ".text must be a string.", "messages"};
-      }
-      text += block["text"].get<std::string>();
+      std::string piece;
+      if (Found problem = read_text_block(block, where, piece)) return problem;
+      text += piece;
     } else if (type == "tool_use") {
       if (!block.contains("id") || !block["id"].is_string() || !block.contains("name") ||
           !block["name"].is_string()) {
@@ -244,7 +238,7 @@ Found translate_tools(const json& body, json& openai) {
 Found translate_tool_choice(const json& body, json& openai) {
   const json* it = given(body, "tool_choice");
   if (it == nullptr) return std::nullopt;
-  const std::string type = type_of(*it);
+  const std::string type = string_field(*it, "type");
   if (type == "auto") {
     openai["tool_choice"] = "auto";
   } else if (type == "any") {
@@ -312,7 +306,7 @@ Found translate_thinking(const json& body, json& openai) {
   if (Found problem = read_effort(body, effort)) return problem;
   const json* it = given(body, "thinking");
   if (it == nullptr) return std::nullopt;
-  const std::string type = type_of(*it);
+  const std::string type = string_field(*it, "type");
   if (type == "disabled") {
     openai["chat_template_kwargs"] = {{"enable_thinking", false}};
     return std::nullopt;

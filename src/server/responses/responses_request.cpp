@@ -4,6 +4,7 @@
 #include <string>
 #include <utility>
 
+#include "server/body_fields.h"
 #include "server/random_id.h"
 
 namespace ingot::server::responses {
@@ -11,21 +12,8 @@ namespace {
 
 using json = ordered_json;
 
-struct Problem {
-  std::string message;
-  std::string param;
-};
-using Found = std::optional<Problem>;
-
-const json* given(const json& body, const char* name) {
-  auto it = body.find(name);
-  return it == body.end() || it->is_null() ? nullptr : &*it;
-}
-
-std::string string_field(const json& object, const char* name) {
-  auto it = object.find(name);
-  return it != object.end() && it->is_string() ? it->get<std::string>() : std::string();
-}
+using Problem = BodyProblem;
+using Found = FoundProblem;
 
 // An item's type; a message may leave it out ({"role", "content"}).
 std::string item_type(const json& item) {
@@ -242,7 +230,7 @@ Found translate_instructions(const json& body, json& messages) {
 }
 
 std::string tool_type(const json& tool) {
-  return tool.is_object() ? string_field(tool, "type") : std::string();
+  return string_field(tool, "type");
 }
 
 Found refuse_tool_type(const std::string& at, const std::string& type) {
@@ -333,7 +321,7 @@ Found translate_text(const json& body, json& openai) {
   if (!text->is_object()) return Problem{"'text' must be an object.", "text"};
   const json* format = given(*text, "format");
   if (format == nullptr) return std::nullopt;
-  const std::string type = format->is_object() ? string_field(*format, "type") : std::string();
+  const std::string type = string_field(*format, "type");
   if (type == "text" || type == "json_object") {
     openai["response_format"] = {{"type", type}};
   } else if (type == "json_schema") {

@@ -58,8 +58,8 @@ std::string_view status_of(const engine::FinishEvent* finish) {
 
 }  // namespace
 
-ResponseIdentity new_response_identity(std::string model, ordered_json settings,
-                                       ToolNamespaces tool_namespaces) {
+ResponseFrame new_response_frame(std::string model, ordered_json settings,
+                                 ToolNamespaces tool_namespaces) {
   auto now = std::chrono::system_clock::now().time_since_epoch();
   return {random_id("resp_", 48), std::chrono::duration_cast<std::chrono::seconds>(now).count(),
           std::move(model), std::move(settings), std::move(tool_namespaces)};
@@ -73,22 +73,22 @@ ordered_json usage_json(const engine::Usage& usage) {
           {"total_tokens", usage.prompt_tokens + usage.completion_tokens}};
 }
 
-ordered_json response_object(const ResponseIdentity& identity, const ordered_json& output,
+ordered_json response_object(const ResponseFrame& frame, const ordered_json& output,
                              const engine::FinishEvent* finish) {
   const std::string_view status = status_of(finish);
   ordered_json response;
-  response["id"] = identity.id;
+  response["id"] = frame.id;
   response["object"] = "response";
-  response["created_at"] = identity.created_at;
+  response["created_at"] = frame.created_at;
   response["status"] = status;
   response["background"] = false;
   response["error"] = nullptr;
   response["incomplete_details"] =
       status == "incomplete" ? ordered_json{{"reason", "max_output_tokens"}} : nullptr;
-  response["model"] = identity.model;
+  response["model"] = frame.model;
   response["output"] = output;
   response["usage"] = finish != nullptr ? usage_json(finish->usage) : nullptr;
-  for (const auto& [name, value] : identity.settings.items()) response[name] = value;
+  for (const auto& [name, value] : frame.settings.items()) response[name] = value;
   return response;
 }
 
@@ -106,7 +106,7 @@ ordered_json output_items(const std::string& reasoning, const tools::ParsedReply
 }
 
 std::vector<StreamEvent> ResponseEvents::start() {
-  const ordered_json response = response_object(identity_, ordered_json::array(), nullptr);
+  const ordered_json response = response_object(frame_, ordered_json::array(), nullptr);
   std::vector<StreamEvent> out;
   out.push_back(event("response.created", {{"response", response}}));
   out.push_back(event("response.in_progress", {{"response", response}}));
@@ -152,7 +152,7 @@ std::vector<StreamEvent> ResponseEvents::tool_call(const tools::ToolCallDelta& c
   std::vector<StreamEvent> out;
   if (call.id && call.name) {
     open(Item::kFunctionCall,
-         call_item(*call.id, *call.name, "", "in_progress", identity_.tool_namespaces), out);
+         call_item(*call.id, *call.name, "", "in_progress", frame_.tool_namespaces), out);
     open_call_ = call.index;
   }
   if (call.arguments.empty() || open_ != Item::kFunctionCall || open_call_ != call.index) {
@@ -170,7 +170,7 @@ std::vector<StreamEvent> ResponseEvents::finish(const engine::FinishEvent& finis
   close(out);
   const std::string_view status = status_of(&finish);
   const std::string type = status == "incomplete" ? "response.incomplete" : "response.completed";
-  out.push_back(event(type, {{"response", response_object(identity_, output_, &finish)}}));
+  out.push_back(event(type, {{"response", response_object(frame_, output_, &finish)}}));
   return out;
 }
 
@@ -181,7 +181,7 @@ std::vector<StreamEvent> ResponseEvents::fail(const ApiError& error) {
   out.push_back(event("error", {{"code", code},
                                 {"message", error.message},
                                 {"param", error.param ? ordered_json(*error.param) : nullptr}}));
-  ordered_json response = response_object(identity_, output_, nullptr);
+  ordered_json response = response_object(frame_, output_, nullptr);
   response["status"] = "failed";
   response["error"] = {{"code", code}, {"message", error.message}};
   out.push_back(event("response.failed", {{"response", std::move(response)}}));

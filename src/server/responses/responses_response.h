@@ -30,7 +30,9 @@ namespace ingot::server::responses {
 
 using ordered_json = nlohmann::ordered_json;
 
-struct ResponseIdentity {
+// What every event of one response and its final object share: who it
+// is, what it repeats of the request, and how its calls are named.
+struct ResponseFrame {
   std::string id;  // resp_ and 48 letters and digits: the key to a stored response
   int64_t created_at = 0;
   std::string model;
@@ -39,8 +41,8 @@ struct ResponseIdentity {
   ToolNamespaces tool_namespaces;
 };
 
-ResponseIdentity new_response_identity(std::string model, ordered_json settings,
-                                       ToolNamespaces tool_namespaces = {});
+ResponseFrame new_response_frame(std::string model, ordered_json settings,
+                                 ToolNamespaces tool_namespaces = {});
 
 // {input_tokens, input_tokens_details: {cached_tokens}, output_tokens,
 // output_tokens_details: {reasoning_tokens}, total_tokens}
@@ -48,7 +50,7 @@ ordered_json usage_json(const engine::Usage& usage);
 
 // The response object: status in_progress, completed (the reply ended by
 // itself) or incomplete (max_output_tokens); usage once finished.
-ordered_json response_object(const ResponseIdentity& identity, const ordered_json& output,
+ordered_json response_object(const ResponseFrame& frame, const ordered_json& output,
                              const engine::FinishEvent* finish);
 
 // The output of a whole reply: its reasoning, its text, its calls.
@@ -59,7 +61,7 @@ using StreamEvent = server::StreamEvent;
 
 class ResponseEvents {
  public:
-  explicit ResponseEvents(ResponseIdentity identity) : identity_(std::move(identity)) {}
+  explicit ResponseEvents(ResponseFrame frame) : frame_(std::move(frame)) {}
 
   // response.created and response.in_progress.
   std::vector<StreamEvent> start();
@@ -84,7 +86,7 @@ class ResponseEvents {
   // output_index, item_id and, for a part, content_index.
   ordered_json place(bool with_content_index) const;
 
-  ResponseIdentity identity_;
+  ResponseFrame frame_;
   int64_t sequence_ = 0;
   ordered_json output_ = ordered_json::array();
   Item open_ = Item::kNone;

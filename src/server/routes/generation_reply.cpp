@@ -152,37 +152,11 @@ class ReplyWriter {
 asio::awaitable<void> reply_whole(HttpExchange& exchange, ServingContext& context,
                                   EngineEvents& events, ReplyWriter& writer,
                                   const ReplyOptions& options) {
-  engine::CollectedReply reply;
-  if (options.echo.prompt) reply.content = *options.echo.prompt;
-  for (;;) {
-    std::optional<engine::Event> event = co_await events.next();
-    if (!event) {
-      record_cancelled(exchange, context);
-      co_return;  // nobody to answer
-    }
-    if (auto* text = std::get_if<engine::TextEvent>(&*event)) {
-      reply.content += text->content;
-      reply.reasoning += text->reasoning;
-      for (auto& token : text->tokens) reply.tokens.push_back(std::move(token));
-    } else if (auto* finish = std::get_if<engine::FinishEvent>(&*event)) {
-      reply.finish = *finish;
-      break;
-    } else {
-      const Error& error = std::get<engine::ErrorEvent>(*event).error;
-      spdlog::error("generation failed: {}", error.describe());
-      ApiError api = generation_failed(error);
-      co_await exchange.respond_error(std::move(api));
-      co_return;
-    }
-  }
-  record_usage(exchange, context, reply.finish->usage);
-  if (reply.finish->reason == engine::FinishReason::kCancelled) {
-    record_cancelled(exchange, context);
-    ApiError api = cancelled_by_shutdown();
-    co_await exchange.respond_error(std::move(api));
-    co_return;
-  }
-  ordered_json body = writer.whole(reply);
+  std::optional<engine::CollectedReply> reply =
+      co_await collect_whole_reply(exchange, context, events);
+  if (!reply) co_return;
+  if (options.echo.prompt) reply->content = *options.echo.prompt + reply->content;
+  ordered_json body = writer.whole(*reply);
   co_await exchange.respond(http::status::ok, dump(body), "application/json");
 }
 

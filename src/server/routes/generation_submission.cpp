@@ -1,9 +1,12 @@
 #include "server/routes/generation_submission.h"
 
+#include <spdlog/spdlog.h>
+
 #include <string>
 #include <utility>
 #include <vector>
 
+#include "chat/tool_calls/tool_call_stream.h"
 #include "server/openai/chat_response.h"
 
 namespace ingot::server {
@@ -30,6 +33,49 @@ chat::tool_calls::ToolCallIdGenerator ToolCallReading::ids(
   namespace tools = chat::tool_calls;
   const bool mistral = family && tools::id_style_for(*family) == tools::ToolCallIdStyle::kMistral;
   return tools::ToolCallIdGenerator(id_seed, mistral ? tools::ToolCallIdStyle::kMistral : dialect);
+}
+
+chat::tool_calls::ParsedReply ToolCallReading::parse(
+    const std::string& content, chat::tool_calls::ToolCallIdStyle dialect) const {
+  if (family) return chat::tool_calls::parse_tool_calls(content, *family, ids(dialect));
+  chat::tool_calls::ParsedReply reply;
+  reply.content = content;
+  return reply;
+}
+
+asio::awaitable<std::optional<engine::CollectedReply>> collect_whole_reply(HttpExchange& exchange,
+                                                                           ServingContext& context,
+                                                                           EngineEvents& events) {
+  engine::CollectedReply reply;
+  for (;;) {
+    std::optional<engine::Event> event = co_await events.next();
+    if (!event) {
+      record_cancelled(exchange, context);
+      co_return std::nullopt;  // nobody to answer
+    }
+    if (auto* text = std::get_if<engine::TextEvent>(&*event)) {
+      reply.content += text->content;
+      reply.reasoning += text->reasoning;
+      for (auto& token : text->tokens) reply.tokens.push_back(std::move(token));
+    } else if (auto* finish = std::get_if<engine::FinishEvent>(&*event)) {
+      reply.finish = *finish;
+      break;
+    } else {
+      const Error& error = std::get<engine::ErrorEvent>(*event).error;
+      spdlog::error("generation failed: {}", error.describe());
+      ApiError api = generation_failed(error);
+      co_await exchange.respond_error(std::move(api));
+      co_return std::nullopt;
+    }
+  }
+  record_usage(exchange, context, reply.finish->usage);
+  if (reply.finish->reason == engine::FinishReason::kCancelled) {
+    record_cancelled(exchange, context);
+    ApiError api = cancelled_by_shutdown();
+    co_await exchange.respond_error(std::move(api));
+    co_return std::nullopt;
+  }
+  co_return reply;
 }
 
 asio::awaitable<bool> send_events(HttpExchange& exchange, std::vector<StreamEvent> events) {

@@ -10,7 +10,9 @@
 
 #include "chat/tool_calls/tool_call_family.h"
 #include "chat/tool_calls/tool_call_id.h"
+#include "chat/tool_calls/tool_call_types.h"
 #include "engine/generation_request.h"
+#include "engine/request_handle.h"
 #include "server/admission_order.h"
 #include "server/api_error.h"
 #include "server/engine_events.h"
@@ -30,7 +32,22 @@ struct ToolCallReading {
   // Ids in the dialect's style, except where the template insists on
   // Mistral's.
   chat::tool_calls::ToolCallIdGenerator ids(chat::tool_calls::ToolCallIdStyle dialect) const;
+  // A whole reply's content read for calls (all of it content when the
+  // request has no tools).
+  chat::tool_calls::ParsedReply parse(const std::string& content,
+                                      chat::tool_calls::ToolCallIdStyle dialect) const;
 };
+
+// What a stream's tool-call parser let out, as a dialect writer's events:
+// its content, then its calls.
+template <typename Writer>
+std::vector<StreamEvent> parsed_events(Writer& writer, const chat::tool_calls::ReplyDelta& delta) {
+  std::vector<StreamEvent> out = writer.text(delta.content);
+  for (const chat::tool_calls::ToolCallDelta& call : delta.tool_calls) {
+    for (StreamEvent& event : writer.tool_call(call)) out.push_back(std::move(event));
+  }
+  return out;
+}
 
 // Sends the events in order; false once the client is gone.
 asio::awaitable<bool> send_events(HttpExchange& exchange, std::vector<StreamEvent> events);
@@ -42,6 +59,13 @@ asio::awaitable<bool> send_events(HttpExchange& exchange, std::vector<StreamEven
 asio::awaitable<std::unique_ptr<EngineEvents>> submit_generation(
     HttpExchange& exchange, ServingContext& context, engine::GenerationRequest generation,
     AdmissionOrder::Ticket ticket);
+
+// A whole reply, read to its finish; usage recorded. Nothing when the
+// client is gone, or when the reply was answered already: an engine error,
+// or a shutdown that cancelled it.
+asio::awaitable<std::optional<engine::CollectedReply>> collect_whole_reply(HttpExchange& exchange,
+                                                                           ServingContext& context,
+                                                                           EngineEvents& events);
 
 // Token counts and timings into the access log and the metrics.
 void record_usage(HttpExchange& exchange, ServingContext& context, const engine::Usage& usage);

@@ -38,52 +38,13 @@ constexpr std::chrono::seconds kPingEvery{5};
 asio::awaitable<void> reply_whole(HttpExchange& exchange, ServingContext& context,
                                   EngineEvents& events, const MessageIdentity& identity,
                                   const ToolCallReading& calls) {
-  std::string content, reasoning;
-  for (;;) {
-    std::optional<engine::Event> event = co_await events.next();
-    if (!event) {
-      record_cancelled(exchange, context);
-      co_return;  // nobody to answer
-    }
-    if (auto* text = std::get_if<engine::TextEvent>(&*event)) {
-      content += text->content;
-      reasoning += text->reasoning;
-      continue;
-    }
-    if (auto* failed = std::get_if<engine::ErrorEvent>(&*event)) {
-      spdlog::error("generation failed: {}", failed->error.describe());
-      ApiError error = generation_failed(failed->error);
-      co_await exchange.respond_error(std::move(error));
-      co_return;
-    }
-    const auto& finish = std::get<engine::FinishEvent>(*event);
-    record_usage(exchange, context, finish.usage);
-    if (finish.reason == engine::FinishReason::kCancelled) {
-      record_cancelled(exchange, context);
-      ApiError cancelled = cancelled_by_shutdown();
-      co_await exchange.respond_error(std::move(cancelled));
-      co_return;
-    }
-    tools::ParsedReply reply;
-    if (calls.family) {
-      reply = tools::parse_tool_calls(content, *calls.family, calls.ids(kIdStyle));
-    } else {
-      reply.content = content;
-    }
-    const std::string body = dump(anthropic::whole_message(identity, reasoning, reply, finish));
-    co_await exchange.respond(http::status::ok, body, "application/json");
-    co_return;
-  }
-}
-
-// What the call parser let out, as blocks: its content as text, its calls
-// as tool_use blocks.
-std::vector<StreamEvent> parsed_events(MessageEvents& writer, const tools::ReplyDelta& delta) {
-  std::vector<StreamEvent> out = writer.text(delta.content);
-  for (const tools::ToolCallDelta& call : delta.tool_calls) {
-    for (StreamEvent& event : writer.tool_call(call)) out.push_back(std::move(event));
-  }
-  return out;
+  std::optional<engine::CollectedReply> reply =
+      co_await collect_whole_reply(exchange, context, events);
+  if (!reply) co_return;
+  const tools::ParsedReply parsed = calls.parse(reply->content, kIdStyle);
+  const std::string body =
+      dump(anthropic::whole_message(identity, reply->reasoning, parsed, *reply->finish));
+  co_await exchange.respond(http::status::ok, body, "application/json");
 }
 
 // The content of a text event as blocks, through the call parser when the

@@ -59,54 +59,16 @@ void store(ServingContext& context, const ResponsesRequest& request, const Finis
 
 asio::awaitable<void> reply_whole(HttpExchange& exchange, ServingContext& context,
                                   EngineEvents& events, const ResponsesRequest& request,
-                                  const ResponseIdentity& identity, const ToolCallReading& calls) {
-  std::string content, reasoning;
-  for (;;) {
-    std::optional<engine::Event> event = co_await events.next();
-    if (!event) {
-      record_cancelled(exchange, context);
-      co_return;  // nobody to answer
-    }
-    if (auto* text = std::get_if<engine::TextEvent>(&*event)) {
-      content += text->content;
-      reasoning += text->reasoning;
-      continue;
-    }
-    if (auto* failed = std::get_if<engine::ErrorEvent>(&*event)) {
-      spdlog::error("generation failed: {}", failed->error.describe());
-      ApiError error = generation_failed(failed->error);
-      co_await exchange.respond_error(std::move(error));
-      co_return;
-    }
-    const auto& finish = std::get<engine::FinishEvent>(*event);
-    record_usage(exchange, context, finish.usage);
-    if (finish.reason == engine::FinishReason::kCancelled) {
-      record_cancelled(exchange, context);
-      ApiError cancelled = cancelled_by_shutdown();
-      co_await exchange.respond_error(std::move(cancelled));
-      co_return;
-    }
-    tools::ParsedReply reply;
-    if (calls.family) {
-      reply = tools::parse_tool_calls(content, *calls.family, calls.ids(kIdStyle));
-    } else {
-      reply.content = content;
-    }
-    Finished finished;
-    finished.output = output_items(reasoning, reply, identity.tool_namespaces);
-    finished.response = response_object(identity, finished.output, &finish);
-    store(context, request, finished);
-    co_await exchange.respond(http::status::ok, dump(finished.response), "application/json");
-    co_return;
-  }
-}
-
-std::vector<StreamEvent> parsed_events(ResponseEvents& writer, const tools::ReplyDelta& delta) {
-  std::vector<StreamEvent> out = writer.text(delta.content);
-  for (const tools::ToolCallDelta& call : delta.tool_calls) {
-    for (StreamEvent& event : writer.tool_call(call)) out.push_back(std::move(event));
-  }
-  return out;
+                                  const ResponseFrame& frame, const ToolCallReading& calls) {
+  std::optional<engine::CollectedReply> reply =
+      co_await collect_whole_reply(exchange, context, events);
+  if (!reply) co_return;
+  const tools::ParsedReply parsed = calls.parse(reply->content, kIdStyle);
+  Finished finished;
+  finished.output = output_items(reply->reasoning, parsed, frame.tool_namespaces);
+  finished.response = response_object(frame, finished.output, &*reply->finish);
+  store(context, request, finished);
+  co_await exchange.respond(http::status::ok, dump(finished.response), "application/json");
 }
 
 std::vector<StreamEvent> text_events(ResponseEvents& writer,
@@ -121,8 +83,8 @@ std::vector<StreamEvent> text_events(ResponseEvents& writer,
 
 asio::awaitable<void> reply_stream(HttpExchange& exchange, ServingContext& context,
                                    EngineEvents& events, const ResponsesRequest& request,
-                                   const ResponseIdentity& identity, const ToolCallReading& calls) {
-  ResponseEvents writer(identity);
+                                   const ResponseFrame& frame, const ToolCallReading& calls) {
+  ResponseEvents writer(frame);
   std::optional<tools::ToolCallStreamParser> parser;
   if (calls.family) parser.emplace(*calls.family, calls.ids(kIdStyle));
   if (!co_await exchange.begin_event_stream() || !co_await send_events(exchange, writer.start())) {
@@ -224,12 +186,12 @@ asio::awaitable<void> serve_create(HttpExchange& exchange, ServingContext& conte
   std::unique_ptr<EngineEvents> events =
       co_await submit_generation(exchange, context, std::move(ready.generation), std::move(ticket));
   if (!events) co_return;
-  const ResponseIdentity identity =
-      new_response_identity(chat.model, request->settings, request->tool_namespaces);
+  const ResponseFrame frame =
+      new_response_frame(chat.model, request->settings, request->tool_namespaces);
   if (chat.stream) {
-    co_await reply_stream(exchange, context, *events, *request, identity, calls);
+    co_await reply_stream(exchange, context, *events, *request, frame, calls);
   } else {
-    co_await reply_whole(exchange, context, *events, *request, identity, calls);
+    co_await reply_whole(exchange, context, *events, *request, frame, calls);
   }
 }
 
