@@ -12,7 +12,7 @@ DEFAULT_MODEL := build/default-model/ingot-default-qwen3.gguf
 
 SECONDS ?= 60
 
-.PHONY: deps build build-asan test test-release test-asan serve bench fuzz format default-model
+.PHONY: deps build build-asan test test-release test-asan serve bench flake fuzz format default-model
 
 deps:
 	@scripts/install-deps
@@ -46,6 +46,10 @@ endif
 
 bench: build
 	scripts/bench $(RELEASE)
+
+# The e2e suite RUNS times (default 20) under two busy loops: 0 failures expected.
+flake: build
+	bench/flake.sh $(RUNS)
 
 # Each fuzz target for SECONDS seconds (clang, libFuzzer, ASan and UBSan);
 # `make test` replays the saved corpora.

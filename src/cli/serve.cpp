@@ -18,6 +18,7 @@
 #include "server/prompt_preparation.h"
 #include "server/routes/routes.h"
 #include "tokenizer/tokenizer.h"
+#include "util/duration.h"
 
 namespace ingot::cli {
 namespace {
@@ -91,8 +92,9 @@ int serve(ServeOptions options) {
       std::chrono::milliseconds(static_cast<int64_t>(options.shutdown_timeout_s * 1000));
 
   server::HttpServer http(options.http, server::build_routes(context));
-  http.on_answered([&metrics](std::string_view route, int status) {
+  http.on_answered([&metrics](std::string_view route, int status, bool dropped_as_slow) {
     metrics.count_request(std::string(route), status);
+    if (dropped_as_slow) metrics.count_slow_client_dropped();
   });
   // Declared after the server so that it joins while the io_context its
   // work posts back to still exists.
@@ -206,6 +208,20 @@ void register_serve(CLI::App& app, int& exit_code) {
       ->add_option("--repeat-penalty", options->defaults.sampling.repetition_penalty,
                    "Default repetition penalty")
       ->capture_default_str();
+  command
+      ->add_option_function<std::string>(
+          "--slow-client-timeout",
+          [options](const std::string& text) {
+            options->http.slow_client_timeout = *parse_duration(text);  // checked below
+          },
+          "Drop a client whose socket takes none of its response for this long (30s, 500ms, "
+          "2m); a slow server never drops anyone")
+      ->check([](const std::string& text) -> std::string {
+        auto parsed = parse_duration(text);
+        if (!parsed.ok()) return parsed.error().message();
+        return *parsed > std::chrono::milliseconds(0) ? "" : "the time must be more than zero";
+      })
+      ->default_str("30s");
   command
       ->add_option("--shutdown-timeout", options->shutdown_timeout_s,
                    "Seconds in-flight requests may finish after SIGTERM")

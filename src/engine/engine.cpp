@@ -110,13 +110,16 @@ Result<RequestHandle> Engine::submit(GenerationRequest request) {
     queue_.push_back({state, std::move(request), Clock::now()});
   }
   doorbell_->ring.notify_all();
-  return RequestHandle(state, [doorbell = doorbell_] { doorbell->ring.notify_all(); });
+  auto wake = [doorbell = doorbell_] { doorbell->wake(); };
+  state->events.set_drained(wake);
+  return RequestHandle(state, wake);
 }
 
 EngineStats Engine::stats() const {
   EngineStats stats;
   stats.slots = options_.parallel;
   stats.active = active_.load();
+  stats.paused = paused_.load();
   {
     std::lock_guard lock(doorbell_->mutex);
     stats.queued = static_cast<int32_t>(queue_.size());
@@ -137,16 +140,29 @@ void Engine::run() {
   for (Slot& slot : slots_) slot.finish(FinishReason::kCancelled);
   std::lock_guard lock(doorbell_->mutex);
   for (Pending& pending : queue_) {
-    pending.state->events.push_final(FinishEvent{FinishReason::kCancelled, {}, {}});
+    pending.state->events.push(FinishEvent{FinishReason::kCancelled, {}, {}});
   }
   queue_.clear();
   active_ = 0;
 }
 
+// Sleeps while no slot can run and no waiting request can take a slot. A
+// paused slot's channel rings the doorbell once drained (room() armed it
+// before this looked), and so does every cancel, so no wake-up is lost.
 bool Engine::wait_for_work() {
-  bool any_busy = std::any_of(slots_.begin(), slots_.end(), [](const Slot& s) { return s.busy(); });
+  bool runnable = false, free_slot = false;
+  for (Slot& slot : slots_) {
+    if (!slot.busy()) {
+      free_slot = true;
+    } else if (!slot.decoding() || slot.room_for_events() > 0) {
+      runnable = true;
+    }
+  }
   std::unique_lock lock(doorbell_->mutex);
-  if (!any_busy) doorbell_->ring.wait(lock, [&] { return stopping_ || !queue_.empty(); });
+  doorbell_->ring.wait(lock, [&] {
+    return stopping_ || runnable || doorbell_->rung || (free_slot && !queue_.empty());
+  });
+  doorbell_->rung = false;
   return !stopping_;
 }
 
@@ -271,7 +287,7 @@ void Engine::drop_cancelled() {
   std::lock_guard lock(doorbell_->mutex);
   std::erase_if(queue_, [](const Pending& pending) {
     if (!pending.state->cancelled.load(std::memory_order_acquire)) return false;
-    pending.state->events.push_final(FinishEvent{FinishReason::kCancelled, {}, {}});
+    pending.state->events.push(FinishEvent{FinishReason::kCancelled, {}, {}});
     return true;
   });
 }
@@ -368,9 +384,12 @@ void Engine::build_batch() {
   for (size_t i = 0; i < slots_.size() && budget > 0; ++i) {
     Slot& slot = slots_[i];
     if (!slot.decoding()) continue;
+    // The token and each draft that stands send an event at most.
+    const size_t room = slot.room_for_events();
+    if (room == 0) continue;  // paused until its consumer reads
     std::span<const int32_t> drafts =
         drafter_ ? drafter_->drafts(slot) : std::span<const int32_t>();
-    drafts = drafts.first(std::min(drafts.size(), budget - 1));
+    drafts = drafts.first(std::min({drafts.size(), budget - 1, room - 1}));
     // A drafted token may be refused: the recurrent state is kept after
     // each entry but the last (when all stand, the live state is the one).
     const bool checkpoint = !drafts.empty();
@@ -444,13 +463,15 @@ void Engine::fail_batch(const Error& error) {
 }
 
 void Engine::publish_stats() {
-  int32_t active = 0;
+  int32_t active = 0, paused = 0;
   int64_t used = 0;
   for (const Slot& slot : slots_) {
     if (slot.busy()) ++active;
+    if (slot.paused()) ++paused;
     used += static_cast<int64_t>(slot.cached().size());
   }
   active_ = active;
+  paused_ = paused;
   kv_used_ = used;
   const model::KvCache::SharingStats sharing = cache_.sharing_stats();
   kv_blocks_cached_ = sharing.indexed_blocks;

@@ -3,8 +3,10 @@
 // and up to `parallel` slots. Each step it builds one batch holding the
 // next token of every decoding slot plus one prefill chunk of newly
 // admitted prompts (continuous batching), runs the forward pass, and emits
-// each request's events into its bounded channel. Requests beyond the slots
-// wait in arrival order, up to `max_queue`.
+// each request's events into its bounded channel. A slot whose channel is
+// full skips steps until its consumer reads (backpressure): a slow reader
+// slows only its own request, and is never cancelled for it. Requests
+// beyond the slots wait in arrival order, up to `max_queue`.
 
 #include <atomic>
 #include <condition_variable>
@@ -49,6 +51,7 @@ struct EngineOptions {
 struct EngineStats {
   int32_t slots = 0;
   int32_t active = 0;
+  int32_t paused = 0;  // decoding slots waiting for their consumer to read
   int32_t queued = 0;
   int64_t kv_cells_used = 0;
   int64_t kv_cells_total = 0;
@@ -159,6 +162,15 @@ class Engine {
   struct Doorbell {
     std::mutex mutex;
     std::condition_variable ring;
+    bool rung = false;  // since the engine last looked for work
+
+    void wake() {
+      {
+        std::lock_guard lock(mutex);
+        rung = true;
+      }
+      ring.notify_all();
+    }
   };
   std::shared_ptr<Doorbell> doorbell_ = std::make_shared<Doorbell>();
   // Guarded by doorbell_->mutex.
@@ -167,6 +179,7 @@ class Engine {
   uint64_t next_id_ = 1;
 
   std::atomic<int32_t> active_{0};  // busy slots, for submit() and stats()
+  std::atomic<int32_t> paused_{0};
   std::atomic<int64_t> kv_used_{0};
   std::atomic<int64_t> kv_blocks_cached_{0};
   std::atomic<int64_t> kv_block_evictions_{0};

@@ -12,7 +12,7 @@
 
 namespace ingot::engine {
 
-// Events a consumer may leave unread before the engine gives up on it.
+// Events a consumer may leave unread before the engine pauses its request.
 constexpr size_t kEventChannelCapacity = 64;
 
 struct RequestState {

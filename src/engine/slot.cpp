@@ -104,9 +104,7 @@ void Slot::prompt_done() {
     scores.prompt = true;
     scores.tokens = std::move(prompt_scores_);
     prompt_scores_.clear();
-    if (!request_->events.try_push(std::move(scores))) {
-      return fail(Error(ErrorKind::kCancelled, "the client stopped reading its event stream"));
-    }
+    if (!request_->events.push(std::move(scores))) return finish(FinishReason::kCancelled);
   }
   if (!samples_after_prompt()) finish(FinishReason::kLength);
 }
@@ -185,9 +183,9 @@ bool Slot::emit(TextEvent event) {
   if (!has_text) return true;
   event.tokens = std::move(unsent_tokens_);
   unsent_tokens_.clear();
-  if (request_->events.try_push(std::move(event))) return true;
-  // A consumer that stops reading is cancelled rather than buffered for.
-  fail(Error(ErrorKind::kCancelled, "the client stopped reading its event stream"));
+  // The engine ran this slot only with room for its events (room_for_events).
+  if (request_->events.push(std::move(event))) return true;
+  finish(FinishReason::kCancelled);  // the consumer has gone
   return false;
 }
 
@@ -207,7 +205,7 @@ void Slot::finish(FinishReason reason) {
     }
     rest.tokens = std::move(unsent_tokens_);
     if (!rest.content.empty() || !rest.reasoning.empty() || !rest.tokens.empty()) {
-      request_->events.push_final(std::move(rest));
+      request_->events.push(std::move(rest));
     }
   }
   usage_.completion_tokens = generated_;
@@ -215,13 +213,13 @@ void Slot::finish(FinishReason reason) {
   usage_.total_ms = ms_since(submitted_);
   FinishEvent finished{reason, usage_, {}};
   if (reason == FinishReason::kStop) finished.stop_sequence = stop_->matched();
-  request_->events.push_final(std::move(finished));
+  request_->events.push(std::move(finished));
   release();
 }
 
 void Slot::fail(Error error) {
   if (!request_) return;
-  request_->events.push_final(ErrorEvent{std::move(error)});
+  request_->events.push(ErrorEvent{std::move(error)});
   release();
 }
 

@@ -35,6 +35,10 @@ class Slot {
   bool busy() const { return request_ != nullptr; }
   bool prefilling() const { return busy() && prefill_cursor_ < prompt_.size(); }
   bool decoding() const { return busy() && !prefilling() && last_token_ >= 0; }
+  // Events the request's consumer may still take this step (see
+  // EventChannel::room); a decoding slot with none is paused.
+  size_t room_for_events() const { return busy() ? request_->events.room() : 0; }
+  bool paused() const { return decoding() && request_->events.full(); }
   const std::vector<int32_t>& cached() const { return cached_; }
   const std::shared_ptr<RequestState>& request() const { return request_; }
   // Every prompt token's logits are wanted, to score the prompt.

@@ -57,6 +57,11 @@ void Metrics::count_cancelled() {
   ++cancelled_;
 }
 
+void Metrics::count_slow_client_dropped() {
+  std::lock_guard lock(mutex_);
+  ++slow_clients_dropped_;
+}
+
 std::string Metrics::render(const engine::EngineStats& engine) const {
   std::lock_guard lock(mutex_);
   std::string out;
@@ -75,6 +80,9 @@ std::string Metrics::render(const engine::EngineStats& engine) const {
   counter("ingot_prompt_tokens_total", "Prompt tokens processed.", prompt_tokens_);
   counter("ingot_completion_tokens_total", "Completion tokens generated.", completion_tokens_);
   counter("ingot_requests_cancelled_total", "Generations cancelled by their client.", cancelled_);
+  counter("ingot_slow_clients_dropped_total",
+          "Clients dropped for reading none of their response for --slow-client-timeout.",
+          slow_clients_dropped_);
   counter("ingot_prefix_cache_hits_total", "Requests that reused cached prompt tokens.",
           static_cast<uint64_t>(engine.prefix_cache_hits));
   counter("ingot_prefix_cache_tokens_total", "Prompt tokens reused from the cache.",
@@ -87,6 +95,9 @@ std::string Metrics::render(const engine::EngineStats& engine) const {
   counter("ingot_draft_tokens_accepted_total", "Drafted tokens accepted (--mtp).",
           static_cast<uint64_t>(engine.accepted_drafts));
   gauge("ingot_requests_active", "Requests holding a slot.", engine.active);
+  gauge("ingot_requests_paused",
+        "Requests waiting for their reader: each holds its slot and at most its event channel.",
+        engine.paused);
   gauge("ingot_requests_queued", "Requests waiting for a slot.", engine.queued);
   gauge("ingot_slots", "Slots (parallel sequences).", engine.slots);
   gauge("ingot_kv_cache_cells_used", "KV cache cells holding tokens.", engine.kv_cells_used);

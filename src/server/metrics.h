@@ -35,6 +35,7 @@ class Metrics {
   void observe_time_to_first_token(double seconds);
   void observe_time_per_token(double seconds);
   void count_cancelled();
+  void count_slow_client_dropped();
 
   std::string render(const engine::EngineStats& engine) const;
 
@@ -44,6 +45,7 @@ class Metrics {
   uint64_t prompt_tokens_ = 0;
   uint64_t completion_tokens_ = 0;
   uint64_t cancelled_ = 0;
+  uint64_t slow_clients_dropped_ = 0;
   Histogram time_to_first_token_;
   Histogram time_per_token_;
 };

@@ -6,8 +6,6 @@ import assert from 'node:assert/strict';
 import { serverForFile, haveShared } from './harness.mjs';
 
 const skip = haveShared() ? false : '../shared is absent: no test models';
-// tiny-qwen3's large vocabulary makes each token slow enough that a stream
-// read as it comes never falls 64 events behind.
 const session = serverForFile('tiny-qwen3-f16.gguf', ['--parallel', '2']);
 const model = 'tiny-qwen3-f16';
 

@@ -44,7 +44,7 @@ TEST(EngineEvents, AQueuedEventComesAtOnceWhateverThePatience) {
   EngineEvents events(io.get_executor(), engine::RequestHandle(state, nullptr));
   engine::TextEvent text;
   text.content = "hi";
-  state->events.push_final(engine::Event(text));
+  state->events.push(engine::Event(text));
   Awaited awaited = await_within(io, events, std::chrono::hours(1));
   EXPECT_FALSE(awaited.quiet);
   ASSERT_TRUE(awaited.event.has_value());

@@ -51,7 +51,7 @@ class HttpServerTest : public ::testing::Test {
                   co_await ex.end_event_stream();
                 }});
     server_ = std::make_unique<HttpServer>(std::move(options), std::move(router));
-    server_->on_answered([this](std::string_view route, int status) {
+    server_->on_answered([this](std::string_view route, int status, bool) {
       answers_.emplace_back(std::string(route), status);  // the I/O thread only
     });
     ASSERT_TRUE(server_->listen().ok());

@@ -3,16 +3,13 @@
 #include <fmt/format.h>
 
 namespace ingot::server {
-namespace {
 
-// A client that reads nothing for this long is gone: its write fails and
-// its generation is cancelled instead of memory growing for it.
-constexpr auto kWriteTimeout = std::chrono::seconds(30);
-
-}  // namespace
-
-HttpExchange::HttpExchange(beast::tcp_stream& stream, HttpRequest request)
-    : stream_(stream), request_(std::move(request)), keep_alive_(request_.keep_alive()) {}
+HttpExchange::HttpExchange(beast::tcp_stream& stream, HttpRequest request,
+                           std::chrono::milliseconds slow_client_timeout)
+    : stream_(stream),
+      request_(std::move(request)),
+      slow_client_timeout_(slow_client_timeout),
+      keep_alive_(request_.keep_alive()) {}
 
 std::string_view HttpExchange::path() const {
   std::string_view target(request_.target().data(), request_.target().size());
@@ -39,10 +36,9 @@ asio::awaitable<void> HttpExchange::respond(
   responded_ = true;
   record_.status = static_cast<int>(status);
   boost::system::error_code ec;
-  stream_.expires_after(kWriteTimeout);
+  stream_.expires_after(slow_client_timeout_);
   co_await http::async_write(stream_, response, asio::redirect_error(asio::use_awaitable, ec));
-  stream_.expires_never();
-  if (ec) failed_ = true;
+  wrote(ec);
 }
 
 asio::awaitable<void> HttpExchange::respond_json(http::status status, const nlohmann::json& body) {
@@ -83,12 +79,19 @@ asio::awaitable<void> HttpExchange::end_event_stream() {
 asio::awaitable<bool> HttpExchange::write_raw(std::string data) {
   if (failed_) co_return false;
   boost::system::error_code ec;
-  stream_.expires_after(kWriteTimeout);
+  stream_.expires_after(slow_client_timeout_);
   co_await asio::async_write(stream_, asio::buffer(data),
                              asio::redirect_error(asio::use_awaitable, ec));
-  stream_.expires_never();
-  if (ec) failed_ = true;
+  wrote(ec);
   co_return !failed_;
+}
+
+// A write that timed out was blocked all along: the client stopped reading.
+void HttpExchange::wrote(boost::system::error_code ec) {
+  stream_.expires_never();
+  if (!ec) return;
+  failed_ = true;
+  if (ec == beast::error::timeout) record_.dropped_as_slow = true;
 }
 
 }  // namespace ingot::server

@@ -24,11 +24,13 @@ struct AccessRecord {
   int64_t completion_tokens = 0;
   double time_to_first_token_ms = -1;
   bool cancelled = false;
+  bool dropped_as_slow = false;  // a write blocked past the slow-client timeout
 };
 
 class HttpExchange {
  public:
-  HttpExchange(beast::tcp_stream& stream, HttpRequest request);
+  HttpExchange(beast::tcp_stream& stream, HttpRequest request,
+               std::chrono::milliseconds slow_client_timeout);
 
   const HttpRequest& request() const { return request_; }
   std::string_view path() const;
@@ -63,9 +65,11 @@ class HttpExchange {
 
  private:
   asio::awaitable<bool> write_raw(std::string data);
+  void wrote(boost::system::error_code ec);
 
   beast::tcp_stream& stream_;
   HttpRequest request_;
+  std::chrono::milliseconds slow_client_timeout_;
   bool keep_alive_;
   bool responded_ = false;
   bool streaming_ = false;

@@ -25,6 +25,11 @@ struct HttpOptions {
   // A client must send a whole header within this time (slowloris guard),
   // and an idle keep-alive connection is closed after it.
   std::chrono::milliseconds header_timeout{30'000};
+  // A client whose socket takes no more of its response for this long (a
+  // write blocked the whole time: it stopped reading) is dropped and its
+  // generation cancelled (--slow-client-timeout). The server's own
+  // slowness never counts: the engine pauses a request it cannot deliver.
+  std::chrono::milliseconds slow_client_timeout{30'000};
   std::optional<std::string> api_key;
   LingerLimits linger;
 };

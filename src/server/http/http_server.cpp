@@ -147,7 +147,7 @@ asio::awaitable<bool> HttpServer::serve_one(Connection& connection, beast::flat_
   if (ec) co_return false;  // truncated or timed out: nobody to answer
   stream.expires_never();
 
-  HttpExchange exchange(stream, parser.release());
+  HttpExchange exchange(stream, parser.release(), options_.slow_client_timeout);
   exchange.record().route = std::string(path);
   std::string method(http::to_string(exchange.request().method()));
   try {
@@ -160,13 +160,14 @@ asio::awaitable<bool> HttpServer::serve_one(Connection& connection, beast::flat_
     co_await exchange.respond_error(error);
   }
   log_access(exchange, method, exchange.record());
-  count_answer(match, exchange.record().status);
+  count_answer(match, exchange.record().status, exchange.record().dropped_as_slow);
   connection.busy = false;
   co_return exchange.keep_alive();
 }
 
-void HttpServer::count_answer(const Router::Match& match, int status) const {
-  if (answered_) answered_(match.route != nullptr ? match.route->path : "unmatched", status);
+void HttpServer::count_answer(const Router::Match& match, int status, bool dropped_as_slow) const {
+  if (!answered_) return;
+  answered_(match.route != nullptr ? match.route->path : "unmatched", status, dropped_as_slow);
 }
 
 std::optional<ApiError> HttpServer::refuse_early(

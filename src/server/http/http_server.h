@@ -38,8 +38,10 @@ class HttpServer {
 
   // Called on the I/O thread with every answer's status and the route it
   // matched, named by its pattern (`/v1/responses/{id}`, so that ids never
-  // become labels), or "unmatched" when none did. Set before run().
-  using AnswerObserver = std::function<void(std::string_view route, int status)>;
+  // become labels), or "unmatched" when none did, and whether its client
+  // was dropped for not reading. Set before run().
+  using AnswerObserver =
+      std::function<void(std::string_view route, int status, bool dropped_as_slow)>;
   void on_answered(AnswerObserver observer) { answered_ = std::move(observer); }
 
  private:
@@ -57,7 +59,7 @@ class HttpServer {
   ApiError body_too_large() const;
   std::optional<ApiError> refuse_early(const Router::Match& match,
                                        const http::request_parser<http::string_body>& parser);
-  void count_answer(const Router::Match& match, int status) const;
+  void count_answer(const Router::Match& match, int status, bool dropped_as_slow = false) const;
   void close_idle_connections();
   void close_all_connections();
 
