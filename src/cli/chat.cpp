@@ -28,6 +28,8 @@ struct ChatOptions {
   uint64_t seed = 0;
   int32_t threads = 0;
   int64_t context_size = 0;
+  bool mtp = false;
+  int32_t draft_max = 3;
 };
 
 // Turns SIGINT into "stop the current reply": a thread waits for the signal
@@ -121,6 +123,7 @@ class ChatSession {
       return;
     }
     interrupts.set_current(&*handle);
+    drafts_before_ = engine_.stats();
     std::string content = stream(*handle);
     interrupts.set_current(nullptr);
     messages_.push_back({{"role", "assistant"}, {"content", content}});
@@ -155,16 +158,23 @@ class ChatSession {
     }
   }
 
-  static void print_figures(const engine::FinishEvent& finish) {
+  void print_figures(const engine::FinishEvent& finish) const {
     const engine::Usage& u = finish.usage;
     double decode_s = (u.total_ms - u.time_to_first_token_ms) / 1000.0;
     double rate =
         u.completion_tokens > 1 && decode_s > 0 ? (u.completion_tokens - 1) / decode_s : 0;
     if (finish.reason == engine::FinishReason::kCancelled) std::fputs(" [stopped]", stdout);
-    std::printf(
-        "\n[%lld tokens, %.1f tok/s, prompt %lld tokens (%lld cached), first token %.0f ms]\n",
-        static_cast<long long>(u.completion_tokens), rate, static_cast<long long>(u.prompt_tokens),
-        static_cast<long long>(u.cached_tokens), u.time_to_first_token_ms);
+    std::printf("\n[%lld tokens, %.1f tok/s, prompt %lld tokens (%lld cached), ",
+                static_cast<long long>(u.completion_tokens), rate,
+                static_cast<long long>(u.prompt_tokens), static_cast<long long>(u.cached_tokens));
+    if (options_.mtp) {
+      // The engine's counters, which may lag the reply's last step.
+      const engine::EngineStats now = engine_.stats();
+      std::printf("drafts %lld of %lld accepted, ",
+                  static_cast<long long>(now.accepted_drafts - drafts_before_.accepted_drafts),
+                  static_cast<long long>(now.drafted_tokens - drafts_before_.drafted_tokens));
+    }
+    std::printf("first token %.0f ms]\n", u.time_to_first_token_ms);
     std::fflush(stdout);
   }
 
@@ -174,6 +184,7 @@ class ChatSession {
   std::string system_;
   nlohmann::ordered_json messages_;
   uint64_t turn_ = 0;
+  engine::EngineStats drafts_before_;
 };
 
 int chat(const ChatOptions& options) {
@@ -187,6 +198,7 @@ int chat(const ChatOptions& options) {
   engine_options.parallel = 1;
   engine_options.threads = options.threads;
   engine_options.context_size = options.context_size;
+  if (options.mtp) engine_options.draft_tokens = options.draft_max;
   auto engine = engine::Engine::start(*loaded->model, *loaded->tokenizer, engine_options);
   if (!engine.ok()) {
     std::fprintf(stderr, "ingot chat: %s\n", engine.error().describe().c_str());
@@ -233,6 +245,11 @@ void register_chat(CLI::App& app, int& exit_code) {
       ->capture_default_str();
   command
       ->add_option("-c,--ctx-size", options->context_size, "Context (0: the model's, at most 4096)")
+      ->capture_default_str();
+  command->add_flag("--mtp", options->mtp,
+                    "Self-speculative decoding with the model's multi-token-prediction block "
+                    "(the same replies, sooner when its drafts are accepted)");
+  command->add_option("--draft-max", options->draft_max, "Tokens drafted per step with --mtp")
       ->capture_default_str();
   command->callback([options, &exit_code] { exit_code = chat(*options); });
 }

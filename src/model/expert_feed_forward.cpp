@@ -28,13 +28,13 @@ constexpr float kMinWeightSum = 6.103515625e-5f;
 
 void ExpertFeedForward::run(const LayerWeights& w, const float* x, int64_t n_rows,
                             PackedInput& packed_x, float* out, ThreadPool& pool) {
-  std::fill(out, out + n_rows * config_.n_embd, 0.0f);
   if (n_rows == 0) return;
   route(w, n_rows, packed_x, pool);
   group_by_expert(n_rows);
-  for (int64_t e = 0; e < config_.experts.count; ++e) {
-    if (expert_begin_[e + 1] > expert_begin_[e]) run_expert(w, e, x, out, pool);
-  }
+  project_gate_up(w, x, n_rows, pool);
+  activate_and_pack(w, pool);
+  project_down(w, pool);
+  add_weighted(w, n_rows, out, pool);
 }
 
 void ExpertFeedForward::route(const LayerWeights& w, int64_t n_rows, PackedInput& packed_x,
@@ -70,49 +70,112 @@ void ExpertFeedForward::group_by_expert(int64_t n_rows) {
   for (int64_t i = 0; i < n_rows * used; ++i) ++expert_begin_[chosen_[i] + 1];
   for (int64_t e = 0; e < count; ++e) expert_begin_[e + 1] += expert_begin_[e];
   grow(expert_rows_, n_rows * used);
-  grow(expert_weights_, n_rows * used);
+  grow(pair_expert_, n_rows * used);
+  grow(pair_of_choice_, n_rows * used);
   next_.assign(expert_begin_.begin(), expert_begin_.end() - 1);
-  std::vector<int64_t>& next = next_;
   for (int64_t t = 0; t < n_rows; ++t) {
     for (int64_t k = 0; k < used; ++k) {
-      const int64_t slot = next[chosen_[t * used + k]]++;
-      expert_rows_[slot] = int32_t(t);
-      expert_weights_[slot] = chosen_weight_[t * used + k];
+      const int32_t expert = chosen_[t * used + k];
+      const int64_t pair = next_[expert]++;
+      expert_rows_[pair] = int32_t(t);
+      pair_expert_[pair] = expert;
+      pair_of_choice_[t * used + k] = pair;
     }
+  }
+  active_.clear();
+  for (int32_t e = 0; e < count; ++e) {
+    if (expert_begin_[e + 1] > expert_begin_[e]) active_.push_back(e);
   }
 }
 
-void ExpertFeedForward::run_expert(const LayerWeights& w, int64_t expert, const float* x,
-                                   float* out, ThreadPool& pool) {
+// An expert every row chose reads x as it is (a decode step's one row, for
+// every expert); the others read their rows gathered.
+void ExpertFeedForward::project_gate_up(const LayerWeights& w, const float* x, int64_t n_rows,
+                                        ThreadPool& pool) {
   const int64_t n_embd = config_.n_embd, ff = config_.experts.feed_forward;
-  const int64_t begin = expert_begin_[expert], n = expert_begin_[expert + 1] - begin;
-  grow(gathered_, n * n_embd);
-  grow(gate_, n * ff);
-  grow(up_, n * ff);
-  grow(down_, n * n_embd);
-  for (int64_t i = 0; i < n; ++i) {
-    std::copy_n(x + expert_rows_[begin + i] * n_embd, n_embd, gathered_.data() + i * n_embd);
+  const int64_t pairs = n_rows * config_.experts.used;
+  grow(gathered_, pairs * n_embd);
+  grow(gate_, pairs * ff);
+  grow(up_, pairs * ff);
+  if (int64_t(inputs_.size()) < config_.experts.count) inputs_.resize(config_.experts.count);
+  whole_input_.reset(x, n_rows, n_embd);
+  products_.clear();
+  for (int32_t e : active_) {
+    const int64_t begin = expert_begin_[e], n = expert_begin_[e + 1] - begin;
+    PackedInput* input = &whole_input_;
+    if (n != n_rows) {
+      float* rows = gathered_.data() + begin * n_embd;
+      for (int64_t i = 0; i < n; ++i) {
+        std::copy_n(x + expert_rows_[begin + i] * n_embd, n_embd, rows + i * n_embd);
+      }
+      inputs_[e].reset(rows, n, n_embd);
+      input = &inputs_[e];
+    }
+    products_.push_back(input->product(w.expert_gate[e], gate_.data() + begin * ff, ff, pool));
+    products_.push_back(input->product(w.expert_up[e], up_.data() + begin * ff, ff, pool));
   }
-  packed_gathered_.reset(gathered_.data(), n, n_embd);
-  const kernels::MatmulProduct products[] = {
-      packed_gathered_.product(w.expert_gate[expert], gate_.data(), ff, pool),
-      packed_gathered_.product(w.expert_up[expert], up_.data(), ff, pool)};
-  kernels::matmul_all(products, pool);
-  if (config_.traits.gemma) {
-    kernels::gelu(gate_.data(), gate_.data(), n * ff);
-    for (int64_t i = 0; i < n * ff; ++i) gate_[i] *= up_[i];
-  } else {
-    kernels::swiglu(gate_.data(), up_.data(), gate_.data(), n * ff);
+  kernels::matmul_all(products_, pool);
+}
+
+// hidden = act(gate) * up, packed for the down projection piece by piece
+// as it is computed, every pair's pieces spread over the pool.
+void ExpertFeedForward::activate_and_pack(const LayerWeights& w, ThreadPool& pool) {
+  const int64_t ff = config_.experts.feed_forward;
+  if (int64_t(hidden_.size()) < config_.experts.count) hidden_.resize(config_.experts.count);
+  for (int32_t e : active_) {
+    hidden_[e].prepare(expert_begin_[e + 1] - expert_begin_[e], ff, w.expert_down[e].type);
   }
-  packed_hidden_.pack(gate_.data(), n, ff, w.expert_down[expert].type, pool);
-  kernels::matmul(w.expert_down[expert], packed_hidden_, down_.data(), n_embd, pool);
-  for (int64_t i = 0; i < n; ++i) {
-    float* row = out + expert_rows_[begin + i] * n_embd;
-    const float weight = expert_weights_[begin + i] *
-                         (w.expert_output_scale.empty() ? 1.0f : w.expert_output_scale[expert]);
-    const float* y = down_.data() + i * n_embd;
-    for (int64_t d = 0; d < n_embd; ++d) row[d] += weight * y[d];
+  const int64_t pieces = hidden_[active_.front()].pieces_per_row();
+  const int64_t pairs = expert_begin_.back();
+  const bool gemma = config_.traits.gemma;
+  pool.parallel_for(pairs * pieces, 1, [&](int64_t begin, int64_t end) {
+    for (int64_t job = begin; job < end; ++job) {
+      const int64_t pair = job / pieces, piece = job % pieces;
+      const int64_t first = piece * kernels::PackedActivations::kPieceCols;
+      const int64_t n = std::min(kernels::PackedActivations::kPieceCols, ff - first);
+      float* hidden = gate_.data() + pair * ff;
+      const float* up = up_.data() + pair * ff;
+      if (gemma) {
+        kernels::gelu(hidden + first, hidden + first, n);
+        for (int64_t i = first; i < first + n; ++i) hidden[i] *= up[i];
+      } else {
+        kernels::swiglu(hidden + first, up + first, hidden + first, n);
+      }
+      const int32_t expert = pair_expert_[pair];
+      hidden_[expert].pack_piece(hidden, pair - expert_begin_[expert], piece);
+    }
+  });
+}
+
+void ExpertFeedForward::project_down(const LayerWeights& w, ThreadPool& pool) {
+  const int64_t n_embd = config_.n_embd;
+  grow(down_, expert_begin_.back() * n_embd);
+  products_.clear();
+  for (int32_t e : active_) {
+    products_.push_back(
+        {&w.expert_down[e], &hidden_[e], down_.data() + expert_begin_[e] * n_embd, n_embd});
   }
+  kernels::matmul_all(products_, pool);
+}
+
+// Each row sums its experts' outputs in the order they were chosen, best
+// first, as llama.cpp adds them.
+void ExpertFeedForward::add_weighted(const LayerWeights& w, int64_t n_rows, float* out,
+                                     ThreadPool& pool) {
+  const int64_t n_embd = config_.n_embd, used = config_.experts.used;
+  pool.parallel_for(n_rows, 1, [&](int64_t begin, int64_t end) {
+    for (int64_t t = begin; t < end; ++t) {
+      float* row = out + t * n_embd;
+      std::fill(row, row + n_embd, 0.0f);
+      for (int64_t k = 0; k < used; ++k) {
+        const int32_t expert = chosen_[t * used + k];
+        const float scale = w.expert_output_scale.empty() ? 1.0f : w.expert_output_scale[expert];
+        const float weight = chosen_weight_[t * used + k] * scale;
+        const float* y = down_.data() + pair_of_choice_[t * used + k] * n_embd;
+        for (int64_t d = 0; d < n_embd; ++d) row[d] += weight * y[d];
+      }
+    }
+  });
 }
 
 }  // namespace ingot::model

@@ -8,7 +8,11 @@
 // expert's output scale where the file has one.
 // The tokens of a batch are grouped by expert and each chosen expert runs
 // once over all of its tokens, so only the chosen experts' weights are read
-// and a prefill chunk or several decoding sequences share them.
+// and a prefill chunk or several decoding sequences share them. All the
+// chosen experts' gate and up projections run in one parallel region, their
+// activations and packing in a second, their down projections in a third:
+// a decode step's experts are small matrices, and one region each would
+// spend as long starting and joining threads as multiplying.
 
 #include <cstdint>
 #include <vector>
@@ -33,8 +37,10 @@ class ExpertFeedForward {
  private:
   void route(const LayerWeights& w, int64_t n_rows, PackedInput& packed_x, ThreadPool& pool);
   void group_by_expert(int64_t n_rows);
-  void run_expert(const LayerWeights& w, int64_t expert, const float* x, float* out,
-                  ThreadPool& pool);
+  void project_gate_up(const LayerWeights& w, const float* x, int64_t n_rows, ThreadPool& pool);
+  void activate_and_pack(const LayerWeights& w, ThreadPool& pool);
+  void project_down(const LayerWeights& w, ThreadPool& pool);
+  void add_weighted(const LayerWeights& w, int64_t n_rows, float* out, ThreadPool& pool);
 
   const ModelConfig& config_;
   std::vector<float> router_;         // [T][count]: logits, then probabilities
@@ -42,16 +48,20 @@ class ExpertFeedForward {
   std::vector<float> chosen_weight_;  // [T][used]
   std::vector<int32_t> order_;        // [count]: one row's experts, best first
   std::vector<int64_t> next_;         // [count]: where each expert's next pair goes
-  // The (row, weight) pairs of each expert, experts one after another.
-  std::vector<int64_t> expert_begin_;  // count + 1 offsets into the two below
+  // The (row, expert) pairs grouped by expert, experts one after another.
+  std::vector<int64_t> expert_begin_;  // count + 1 offsets into the three below
   std::vector<int32_t> expert_rows_;
-  std::vector<float> expert_weights_;
-  std::vector<float> gathered_;  // [n][n_embd]: an expert's rows of x
-  std::vector<float> gate_;      // [n][feed_forward]
-  std::vector<float> up_;        // [n][feed_forward]
-  std::vector<float> down_;      // [n][n_embd]
-  PackedInput packed_gathered_;
-  kernels::PackedActivations packed_hidden_;
+  std::vector<int32_t> pair_expert_;
+  std::vector<int64_t> pair_of_choice_;             // [T][used]: where each choice's pair went
+  std::vector<int32_t> active_;                     // the experts with at least one pair
+  std::vector<float> gathered_;                     // [pairs][n_embd]: each expert's rows of x
+  std::vector<float> gate_;                         // [pairs][feed_forward], then the hidden
+  std::vector<float> up_;                           // [pairs][feed_forward]
+  std::vector<float> down_;                         // [pairs][n_embd]
+  PackedInput whole_input_;                         // x, for experts every row chose
+  std::vector<PackedInput> inputs_;                 // [count]: an expert's gathered rows
+  std::vector<kernels::PackedActivations> hidden_;  // [count]
+  std::vector<kernels::MatmulProduct> products_;
 };
 
 }  // namespace ingot::model
