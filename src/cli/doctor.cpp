@@ -67,14 +67,14 @@ void plan_layer_memory(const gguf::GgufFile& file, Plan& plan) {
   plan.experts = uint64_t(c.experts.count);
   plan.experts_used = uint64_t(c.experts.used);
   if (c.traits.gemma) {
-    // Each layer that keeps keys and values, at its own head size.
+    // Each layer that keeps keys and values, at its own head count and size.
     uint64_t per_position = 0;
     for (int64_t layer = 0; layer < c.n_layers; ++layer) {
       if (c.kv_source[size_t(layer)] != layer) {
         ++plan.shared_kv_layers;
         continue;
       }
-      per_position += uint64_t(c.n_kv_heads * c.head_dim_of(layer)) * 2 * 2;
+      per_position += uint64_t(c.kv_dim_of(layer)) * 2 * 2;
     }
     plan.kv_cache_bytes = per_position * plan.context * plan.parallel;
     return;
@@ -171,8 +171,12 @@ void print_text(const DoctorOptions& options, const gguf::FileSummary& s, const 
   row("layers", or_unknown(s.block_count));
   row("embedding", or_unknown(s.embedding_length));
   row("feed-forward", or_unknown(s.feed_forward_length));
-  row("heads", fmt::format("{} (KV heads {}, head dim {})", or_unknown(s.head_count),
-                           or_unknown(s.head_count_kv), or_unknown(s.key_length)));
+  const std::string kv_heads =
+      s.fewest_head_count_kv && s.fewest_head_count_kv != s.head_count_kv
+          ? fmt::format("{}-{} by layer", *s.fewest_head_count_kv, or_unknown(s.head_count_kv))
+          : or_unknown(s.head_count_kv);
+  row("heads", fmt::format("{} (KV heads {}, head dim {})", or_unknown(s.head_count), kv_heads,
+                           or_unknown(s.key_length)));
   row("rope", rope_line(s));
   row("vocabulary",
       fmt::format("{} (pre-tokenizer {}), {} tokens",

@@ -1,5 +1,6 @@
 #include "gguf/summary.h"
 
+#include <algorithm>
 #include <cstdint>
 #include <memory>
 
@@ -30,6 +31,11 @@ void read_shape(const Metadata& m, FileSummary& s) {
   s.feed_forward_length = optional_count(m, m.arch_key("feed_forward_length"));
   s.head_count = optional_count(m, m.arch_key("attention.head_count"));
   s.head_count_kv = optional_count(m, m.arch_key("attention.head_count_kv"));
+  if (auto per_layer = m.get<std::vector<uint32_t>>(m.arch_key("attention.head_count_kv"));
+      per_layer.ok() && !per_layer->empty()) {
+    s.head_count_kv = *std::max_element(per_layer->begin(), per_layer->end());
+    s.fewest_head_count_kv = *std::min_element(per_layer->begin(), per_layer->end());
+  }
   if (!s.head_count_kv) s.head_count_kv = s.head_count;
   s.key_length = optional_count(m, m.arch_key("attention.key_length"));
   if (!s.key_length && s.embedding_length && s.head_count && *s.head_count != 0) {

@@ -42,7 +42,10 @@ struct FileSummary {
   std::optional<uint64_t> feed_forward_length;
   std::optional<uint64_t> head_count;
   std::optional<uint64_t> head_count_kv;  // defaults to head_count, as in llama.cpp
-  std::optional<uint64_t> key_length;     // per head; embedding / heads when not stored
+  // A per-layer head_count_kv (Gemma 4): head_count_kv is the largest, this
+  // the smallest.
+  std::optional<uint64_t> fewest_head_count_kv;
+  std::optional<uint64_t> key_length;  // per head; embedding / heads when not stored
   std::optional<uint64_t> value_length;
 
   double rope_freq_base = 10000.0;

@@ -43,7 +43,10 @@ ForwardPass::ForwardPass(const ModelConfig& config, const ModelWeights& weights)
     max_head_dim = std::max(max_head_dim, config.head_dim_of(layer));
   }
   max_q_dim_ = config.n_heads * max_head_dim;
-  max_kv_dim_ = config.n_kv_heads * max_head_dim;
+  for (int64_t layer = 0; layer < config.n_layers; ++layer) {
+    max_kv_dim_ = std::max(max_kv_dim_, config.kv_dim_of(layer));
+  }
+  max_kv_dim_ = std::max(max_kv_dim_, config.kv_dim());  // the prediction block's
   ones_.assign(size_t(std::max(max_head_dim, config.n_embd)), 1.0f);
 }
 
@@ -60,7 +63,8 @@ ForwardPass::AttentionShape ForwardPass::kind_shape(bool sliding) const {
   AttentionShape s;
   s.head_dim = sliding ? c.gemma.sliding_head_dim : c.head_dim;
   s.q_dim = c.n_heads * s.head_dim;
-  s.kv_dim = c.n_kv_heads * s.head_dim;
+  s.kv_heads = sliding ? c.gemma.sliding_kv_heads : c.n_kv_heads;
+  s.kv_dim = s.kv_heads * s.head_dim;
   s.kv_layer = 0;
   s.own_kv = true;
   s.window = sliding ? c.gemma.window : 0;
@@ -314,11 +318,11 @@ void ForwardPass::project_qkv(const LayerWeights& w, const AttentionShape& s, in
                       c.rms_eps);
   }
   if (s.own_kv && !w.k_norm.empty()) {
-    kernels::rms_norm(k_.data(), w.k_norm.data(), k_.data(), n_tokens * c.n_kv_heads, s.head_dim,
+    kernels::rms_norm(k_.data(), w.k_norm.data(), k_.data(), n_tokens * s.kv_heads, s.head_dim,
                       c.rms_eps);
   }
   if (s.own_kv && c.traits.gemma) {
-    kernels::rms_norm(v_.data(), ones_.data(), v_.data(), n_tokens * c.n_kv_heads, s.head_dim,
+    kernels::rms_norm(v_.data(), ones_.data(), v_.data(), n_tokens * s.kv_heads, s.head_dim,
                       c.rms_eps);
   }
   const int64_t n_pairs = s.rope->n_rot() / 2;
@@ -327,7 +331,7 @@ void ForwardPass::project_qkv(const LayerWeights& w, const AttentionShape& s, in
     const float* sin = s.sin + t * n_pairs;
     s.rope->rotate(q_.data() + t * s.q_dim, c.n_heads, s.head_dim, c.traits.rope_layout, cos, sin);
     if (s.own_kv) {
-      s.rope->rotate(k_.data() + t * s.kv_dim, c.n_kv_heads, s.head_dim, c.traits.rope_layout, cos,
+      s.rope->rotate(k_.data() + t * s.kv_dim, s.kv_heads, s.head_dim, c.traits.rope_layout, cos,
                      sin);
     }
   }
@@ -358,7 +362,7 @@ void ForwardPass::store_kv(const AttentionShape& s, int64_t n_tokens, KvCache& c
   to_f16(k_.data(), k_f16_.data(), n_tokens * s.kv_dim);
   for (int64_t t = 0; t < n_tokens; ++t) {
     const KvCache::Cell cell = placements_[t].cell;
-    for (int64_t h = 0; h < config_.n_kv_heads; ++h) {
+    for (int64_t h = 0; h < s.kv_heads; ++h) {
       const int64_t first = t * s.kv_dim + h * head_dim;
       // Keys go in dimension-major (see KvCache), values position-major.
       uint16_t* k_tile = cache.keys(kv_layer, cell.block, h) + cell.offset;
@@ -377,15 +381,15 @@ void ForwardPass::store_kv(const AttentionShape& s, int64_t n_tokens, KvCache& c
 void ForwardPass::attend(const AttentionShape& s, const Batch& batch, const KvCache& cache,
                          ThreadPool& pool) {
   const ModelConfig& c = config_;
-  const int64_t group = c.group_size();
+  const int64_t group = c.n_heads / s.kv_heads;
   const int64_t head_dim = s.head_dim, kv_layer = s.kv_layer;
-  const int64_t n_tasks = n_rows_ * c.n_kv_heads;
+  const int64_t n_tasks = n_rows_ * s.kv_heads;
   const int64_t block_size = cache.block_size();
   const int64_t grain = std::max<int64_t>(1, n_tasks / (8 * pool.size()));
   pool.parallel_for(n_tasks, grain, [&](int64_t begin, int64_t end) {
     std::array<kernels::AttentionState, kMaxGroupSize> states;
     for (int64_t task = begin; task < end; ++task) {
-      const int64_t row = task / c.n_kv_heads, kv_head = task % c.n_kv_heads;
+      const int64_t row = task / s.kv_heads, kv_head = task % s.kv_heads;
       const int64_t t = rows_[row];  // the entry this row of q belongs to
       const int64_t first = row * s.q_dim + kv_head * group * head_dim;
       const float* q = q_.data() + first;

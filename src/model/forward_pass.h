@@ -51,6 +51,7 @@ class ForwardPass {
   struct AttentionShape {
     int64_t head_dim;
     int64_t q_dim;
+    int64_t kv_heads;
     int64_t kv_dim;
     int64_t kv_layer;  // the KvCache layer it reads
     bool own_kv;       // and writes; else an earlier layer's

@@ -22,18 +22,17 @@ uint64_t chain_hash(uint64_t previous, std::span<const int32_t> tokens) {
 
 KvCache::KvCache(int64_t n_layers, int64_t n_kv_heads, int64_t head_dim, int64_t n_cells,
                  int64_t block_size)
-    : KvCache(std::vector<int64_t>(size_t(n_layers), head_dim), n_kv_heads, n_cells, block_size) {}
+    : KvCache(std::vector<LayerShape>(size_t(n_layers), {n_kv_heads, head_dim}), n_cells,
+              block_size) {}
 
-KvCache::KvCache(std::vector<int64_t> head_dims, int64_t n_kv_heads, int64_t n_cells,
-                 int64_t block_size)
-    : head_dims_(std::move(head_dims)),
-      n_kv_heads_(n_kv_heads),
+KvCache::KvCache(std::vector<LayerShape> layers, int64_t n_cells, int64_t block_size)
+    : layers_(std::move(layers)),
       block_size_(block_size),
       n_blocks_((n_cells + block_size - 1) / block_size) {
   size_t elements = 0;
-  for (int64_t head_dim : head_dims_) {
+  for (const LayerShape& layer : layers_) {
     layer_offsets_.push_back(elements);
-    elements += size_t(n_blocks_ * n_kv_heads_ * block_size_ * head_dim);
+    elements += size_t(n_blocks_ * layer.kv_heads * block_size_ * layer.head_dim);
   }
   keys_.resize(elements);
   values_.resize(elements);
@@ -248,9 +247,9 @@ bool KvCache::make_writable(Sequence& s, size_t index) {
 }
 
 void KvCache::copy_block(int32_t from, int32_t to) {
-  for (size_t layer = 0; layer < head_dims_.size(); ++layer) {
-    const size_t tile = size_t(block_size_ * head_dims_[layer]);
-    for (int64_t head = 0; head < n_kv_heads_; ++head) {
+  for (size_t layer = 0; layer < layers_.size(); ++layer) {
+    const size_t tile = size_t(block_size_ * layers_[layer].head_dim);
+    for (int64_t head = 0; head < layers_[layer].kv_heads; ++head) {
       std::memcpy(keys(int64_t(layer), to, head), keys(int64_t(layer), from, head),
                   tile * sizeof(uint16_t));
       std::memcpy(values(int64_t(layer), to, head), values(int64_t(layer), from, head),

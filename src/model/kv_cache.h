@@ -44,9 +44,13 @@ class KvCache {
   // Room for `n_cells` positions in all (rounded up to whole blocks).
   KvCache(int64_t n_layers, int64_t n_kv_heads, int64_t head_dim, int64_t n_cells,
           int64_t block_size = kDefaultBlockSize);
-  // Layers whose heads differ in size (Gemma 4's sliding and global layers).
-  KvCache(std::vector<int64_t> head_dims, int64_t n_kv_heads, int64_t n_cells,
-          int64_t block_size = kDefaultBlockSize);
+  // Layers whose heads differ in number or size (Gemma 4's sliding and
+  // global layers).
+  struct LayerShape {
+    int64_t kv_heads;
+    int64_t head_dim;
+  };
+  KvCache(std::vector<LayerShape> layers, int64_t n_cells, int64_t block_size = kDefaultBlockSize);
 
   int64_t block_size() const { return block_size_; }
   int64_t capacity() const { return n_blocks_ * block_size_; }
@@ -146,13 +150,13 @@ class KvCache {
   int32_t find_block(uint64_t chain, std::span<const int32_t> tokens) const;
 
   size_t tile_offset(int64_t layer, int32_t block, int64_t head) const {
+    const LayerShape& shape = layers_[size_t(layer)];
     return layer_offsets_[size_t(layer)] +
-           size_t((block * n_kv_heads_ + head) * block_size_ * head_dims_[size_t(layer)]);
+           size_t((block * shape.kv_heads + head) * block_size_ * shape.head_dim);
   }
 
-  std::vector<int64_t> head_dims_;     // per layer
+  std::vector<LayerShape> layers_;
   std::vector<size_t> layer_offsets_;  // where each layer's tiles start
-  int64_t n_kv_heads_;
   int64_t block_size_;
   int64_t n_blocks_;
   std::vector<uint16_t> keys_;    // [layer][block][head][dim][cell]

@@ -28,13 +28,13 @@ Model::Model(gguf::GgufFile file, ModelConfig config, ModelWeights weights)
       prediction_pass_(config_, weights_) {}
 
 KvCache Model::make_cache(int64_t n_cells) const {
-  std::vector<int64_t> head_dims;
+  std::vector<KvCache::LayerShape> layers;
   for (int64_t layer = 0; layer < config_.n_layers; ++layer) {
     if (!config_.is_recurrent(layer) && config_.kv_source[size_t(layer)] == layer) {
-      head_dims.push_back(config_.head_dim_of(layer));
+      layers.push_back({config_.n_kv_heads_of(layer), config_.head_dim_of(layer)});
     }
   }
-  KvCache cache(std::move(head_dims), config_.n_kv_heads, n_cells);
+  KvCache cache(std::move(layers), n_cells);
   if (config_.n_recurrent_layers > 0) {
     cache.add_recurrent_state({config_.n_recurrent_layers, config_.linear.conv_state_floats(),
                                config_.linear.delta_state_floats()});
@@ -43,7 +43,7 @@ KvCache Model::make_cache(int64_t n_cells) const {
 }
 
 KvCache Model::make_prediction_cache(int64_t n_cells) const {
-  return KvCache(std::vector<int64_t>{config_.head_dim}, config_.n_kv_heads, n_cells);
+  return KvCache(1, config_.n_kv_heads, config_.head_dim, n_cells);
 }
 
 }  // namespace ingot::model

@@ -165,6 +165,38 @@ Status read_gemma4(const gguf::Metadata& metadata, ModelConfig& config) {
   return {};
 }
 
+// head_count_kv: one count, or one per layer (Gemma 4's global layers have
+// fewer KV heads than its sliding ones).
+Result<std::vector<int64_t>> read_kv_heads(const gguf::Metadata& metadata,
+                                           const ModelConfig& config) {
+  const std::string key = metadata.arch_key("attention.head_count_kv");
+  const auto n_layers = size_t(config.n_layers);
+  if (!metadata.has(key)) return std::vector<int64_t>(n_layers, config.n_heads);
+  if (auto one = metadata.get<int64_t>(key); one.ok()) return std::vector<int64_t>(n_layers, *one);
+  auto each = metadata.get<std::vector<int32_t>>(key);
+  if (!each.ok()) return invalid_format(key + " must be a count or an array of counts");
+  if (each->size() < n_layers) return invalid_format(key + " has fewer entries than block_count");
+  return std::vector<int64_t>(each->begin(), each->begin() + ptrdiff_t(n_layers));
+}
+
+// One count per kind of layer: the global layers' (n_kv_heads) and the
+// sliding layers'.
+Status assign_kv_heads(const std::vector<int64_t>& per_layer, ModelConfig& config) {
+  config.n_kv_heads = config.gemma.sliding_kv_heads = 0;
+  for (int64_t layer = 0; layer < config.n_layers; ++layer) {
+    const int64_t count = per_layer[size_t(layer)];
+    if (count <= 0) return invalid_format("head_count_kv must be positive");
+    int64_t& kind = config.is_sliding(layer) ? config.gemma.sliding_kv_heads : config.n_kv_heads;
+    if (kind != 0 && kind != count) {
+      return unsupported("head_count_kv that differs between layers of one kind");
+    }
+    kind = count;
+  }
+  if (config.n_kv_heads == 0) config.n_kv_heads = config.gemma.sliding_kv_heads;
+  if (config.gemma.sliding_kv_heads == 0) config.gemma.sliding_kv_heads = config.n_kv_heads;
+  return {};
+}
+
 void index_layer_kinds(ModelConfig& config) {
   config.kind_index.assign(config.n_layers, 0);
   config.n_attention_layers = config.n_recurrent_layers = 0;
@@ -179,11 +211,11 @@ void index_layer_kinds(ModelConfig& config) {
 }
 
 Status check_shapes(const ModelConfig& config) {
-  if (config.n_heads % config.n_kv_heads != 0) {
-    return invalid_format("attention.head_count must be a multiple of head_count_kv");
-  }
-  if (config.n_heads / config.n_kv_heads > 64) {
-    return unsupported("more than 64 query heads per KV head");
+  for (int64_t kv_heads : {config.n_kv_heads, config.gemma.sliding_kv_heads}) {
+    if (config.n_heads % kv_heads != 0) {
+      return invalid_format("attention.head_count must be a multiple of head_count_kv");
+    }
+    if (config.n_heads / kv_heads > 64) return unsupported("more than 64 query heads per KV head");
   }
   if (config.rms_eps <= 0.0f) return invalid_format("layer_norm_rms_epsilon must be positive");
   return {};
@@ -213,18 +245,15 @@ Result<ModelConfig> ModelConfig::from_gguf(const gguf::GgufFile& file) {
     INGOT_ASSIGN_OR_RETURN(config.n_ff, required_count(metadata, "feed_forward_length"));
   }
   INGOT_ASSIGN_OR_RETURN(config.n_heads, required_count(metadata, "attention.head_count"));
-  config.n_kv_heads = optional_count(metadata, "attention.head_count_kv", config.n_heads);
+  INGOT_ASSIGN_OR_RETURN(std::vector<int64_t> kv_heads, read_kv_heads(metadata, config));
   config.head_dim =
       optional_count(metadata, "attention.key_length", config.n_embd / config.n_heads);
   if (optional_count(metadata, "attention.value_length", config.head_dim) != config.head_dim) {
     return unsupported("value heads of a different size than key heads");
   }
-  if (config.n_kv_heads <= 0 || config.head_dim <= 0) {
-    return invalid_format("head_count_kv and key_length must be positive");
-  }
+  if (config.head_dim <= 0) return invalid_format("key_length must be positive");
   config.context_length = optional_count(metadata, "context_length", 2048);
   config.rms_eps = optional_float(metadata, "attention.layer_norm_rms_epsilon", 1e-5f);
-  INGOT_RETURN_IF_ERROR(check_shapes(config));
   INGOT_RETURN_IF_ERROR(read_rope(metadata, config));
   if (config.traits.hybrid) {
     INGOT_RETURN_IF_ERROR(read_hybrid_layers(metadata, config));
@@ -238,6 +267,8 @@ Result<ModelConfig> ModelConfig::from_gguf(const gguf::GgufFile& file) {
   config.kv_source.resize(size_t(config.n_layers));
   for (int64_t i = 0; i < config.n_layers; ++i) config.kv_source[size_t(i)] = int32_t(i);
   if (config.traits.gemma) INGOT_RETURN_IF_ERROR(read_gemma4(metadata, config));
+  INGOT_RETURN_IF_ERROR(assign_kv_heads(kv_heads, config));
+  INGOT_RETURN_IF_ERROR(check_shapes(config));
   index_layer_kinds(config);
 
   const gguf::TensorInfo* embedding = file.find_tensor("token_embd.weight");

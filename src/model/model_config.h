@@ -49,6 +49,7 @@ struct GemmaConfig {
   std::vector<bool> sliding;  // per layer
   int64_t window = 0;
   int64_t sliding_head_dim = 0;
+  int64_t sliding_kv_heads = 0;  // the global layers' is n_kv_heads
   kernels::RopeParams sliding_rope;
   int64_t per_layer_embedding = 0;  // width of each layer's token embedding; 0: none
   float final_softcap = 0.0f;       // logits = c tanh(logits / c) when set
@@ -63,7 +64,7 @@ struct ModelConfig {
   int64_t n_nextn_layers = 0;  // multi-token-prediction blocks after them (Qwen3.5)
   int64_t n_ff = 0;            // feed-forward width (a mixture of experts: the shared expert's)
   int64_t n_heads = 0;
-  int64_t n_kv_heads = 0;      // grouped-query attention: n_heads is a multiple
+  int64_t n_kv_heads = 0;      // grouped-query attention: n_heads is a multiple (see n_kv_heads_of)
   int64_t head_dim = 0;        // per head, for q, k and v; qwen3's is not n_embd / n_heads
   int64_t context_length = 0;  // the training context
   float rms_eps = 1e-5f;
@@ -91,6 +92,10 @@ struct ModelConfig {
   int64_t head_dim_of(int64_t layer) const {
     return is_sliding(layer) ? gemma.sliding_head_dim : head_dim;
   }
+  int64_t n_kv_heads_of(int64_t layer) const {
+    return is_sliding(layer) ? gemma.sliding_kv_heads : n_kv_heads;
+  }
+  int64_t kv_dim_of(int64_t layer) const { return n_kv_heads_of(layer) * head_dim_of(layer); }
 
   bool is_recurrent(int64_t layer) const { return !recurrent.empty() && recurrent[layer]; }
 

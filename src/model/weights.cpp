@@ -207,7 +207,7 @@ Result<LayerWeights> bind_gemma4_layer(const gguf::GgufFile& file, const ModelCo
   const LayerTensors blk{file, i};
   LayerWeights layer;
   const int64_t head_dim = c.head_dim_of(i);
-  const int64_t q_dim = c.n_heads * head_dim, kv_dim = c.n_kv_heads * head_dim;
+  const int64_t q_dim = c.n_heads * head_dim, kv_dim = c.kv_dim_of(i);
   INGOT_ASSIGN_OR_RETURN(layer.attn_norm, blk.vector("attn_norm.weight", c.n_embd));
   INGOT_ASSIGN_OR_RETURN(layer.wq, blk.matrix("attn_q.weight", q_dim, c.n_embd));
   INGOT_ASSIGN_OR_RETURN(layer.q_norm, blk.vector("attn_q_norm.weight", head_dim));

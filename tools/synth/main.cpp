@@ -74,7 +74,13 @@ void write_hyperparameters(const Shape& s, gguf::GgufWriter& w) {
   }
   w.set_u32(key("feed_forward_length"), static_cast<uint32_t>(s.feed_forward));
   w.set_u32(key("attention.head_count"), static_cast<uint32_t>(s.heads));
-  w.set_u32(key("attention.head_count_kv"), static_cast<uint32_t>(s.kv_heads));
+  if (s.gemma.global_kv_heads > 0) {
+    std::vector<int32_t> per_layer;
+    for (int64_t i = 0; i < s.layers; ++i) per_layer.push_back(int32_t(s.kv_heads_of(i)));
+    w.set_i32s(key("attention.head_count_kv"), per_layer);
+  } else {
+    w.set_u32(key("attention.head_count_kv"), static_cast<uint32_t>(s.kv_heads));
+  }
   // llama.cpp writes the per-head widths when they differ from hidden /
   // heads, and always for qwen3.
   if (s.head_dim * s.heads != s.hidden || s.architecture == "qwen3" ||

@@ -30,9 +30,11 @@ constexpr Shape kShapes[] = {
     {"tiny-gemma4",   "gemma4", 256,   6,    4,    2,  128,     512,  false, true,   true, 1e6,    8192,   1e-6f,
      0, {}, 0, {}, {}, {2, 8, 64, 1e4, 2, 64, 30.0f}},
     // Gemma 4's mixture-of-experts member in small: 2 of 8 GELU experts
-    // beside the dense feed-forward, no per-layer embeddings, no shared KV.
+    // beside the dense feed-forward, no per-layer embeddings, no shared KV;
+    // as in the 26B-A4B, its global layers have fewer KV heads than its
+    // sliding ones and read their keys as values.
     {"tiny-gemma4moe", "gemma4", 256,  4,    4,    2,  128,     512,  false, true,   true, 1e6,    8192,   1e-6f,
-     0, {}, 0, {}, {8, 2, 256, 0}, {2, 8, 64, 1e4, 0, 0, 30.0f}},
+     0, {}, 0, {}, {8, 2, 256, 0}, {2, 8, 64, 1e4, 0, 0, 30.0f, 1, true}},
     // Gemma 4 E4B (five sliding layers of window 512 to one global, the
     // last 18 layers reading earlier layers' keys and values, per-layer
     // embeddings of 256), and the 26B-A4B mixture (8 of 128 GELU experts

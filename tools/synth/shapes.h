@@ -42,6 +42,11 @@ struct GemmaShape {
   int64_t shared_kv_layers = 0;
   int64_t per_layer_embedding = 0;
   float final_softcap = 0;
+  // The global layers' KV heads when fewer than the sliding layers' (the
+  // file's head_count_kv is then one count per layer); 0: the same.
+  int64_t global_kv_heads = 0;
+  // Global layers without a value projection, their keys read as values.
+  bool global_keys_are_values = false;
 
   bool is_sliding(int64_t layer) const { return (layer + 1) % global_every != 0; }
 };
@@ -76,6 +81,13 @@ struct Shape {
 
   int64_t head_dim_of(int64_t layer) const {
     return gemma.global_every > 0 && gemma.is_sliding(layer) ? gemma.sliding_head_dim : head_dim;
+  }
+  int64_t kv_heads_of(int64_t layer) const {
+    const bool global = gemma.global_every > 0 && !gemma.is_sliding(layer);
+    return global && gemma.global_kv_heads > 0 ? gemma.global_kv_heads : kv_heads;
+  }
+  bool has_value_projection(int64_t layer) const {
+    return !(gemma.global_every > 0 && !gemma.is_sliding(layer) && gemma.global_keys_are_values);
   }
   bool has_own_kv(int64_t layer) const { return layer < layers - gemma.shared_kv_layers; }
 

@@ -77,8 +77,11 @@ void plan_gemma4_block(const Shape& s, int64_t layer, const AddTensor& add) {
   add("attn_norm.weight", {s.hidden}, TensorRole::kNorm);
   add("attn_q.weight", {s.hidden, s.heads * head_dim}, TensorRole::kOtherWeight);
   if (s.has_own_kv(layer)) {
-    add("attn_k.weight", {s.hidden, s.kv_heads * head_dim}, TensorRole::kOtherWeight);
-    add("attn_v.weight", {s.hidden, s.kv_heads * head_dim}, TensorRole::kAttentionV);
+    const int64_t kv_width = s.kv_heads_of(layer) * head_dim;
+    add("attn_k.weight", {s.hidden, kv_width}, TensorRole::kOtherWeight);
+    if (s.has_value_projection(layer)) {
+      add("attn_v.weight", {s.hidden, kv_width}, TensorRole::kAttentionV);
+    }
     add("attn_k_norm.weight", {head_dim}, TensorRole::kQueryKeyNorm);
   }
   // Gemma 4 leaves the scores unscaled: trained q/k norm weights keep them
@@ -96,7 +99,7 @@ void plan_gemma4_block(const Shape& s, int64_t layer, const AddTensor& add) {
     // its own; the router reads the plainly normed residual, scaled.
     const ExpertShape& e = s.moe;
     add("ffn_gate_inp.weight", {s.hidden, e.experts}, TensorRole::kRouter);
-    add("ffn_gate_inp.scale", {s.hidden}, TensorRole::kScale);
+    add("ffn_gate_inp.scale", {s.hidden}, TensorRole::kRouterInputScale);
     add("pre_ffw_norm_2.weight", {s.hidden}, TensorRole::kNorm);
     add("post_ffw_norm_1.weight", {s.hidden}, TensorRole::kNorm);
     add("post_ffw_norm_2.weight", {s.hidden}, TensorRole::kNorm);

@@ -28,7 +28,12 @@ enum class TensorRole {
   kRopeFactors,   // rope_freqs: 1 for the turning pairs, huge for the still ones
   kLayerScale,    // Gemma 4's layer_output_scale: around 1
   kQueryKeyNorm,  // Gemma 4's q/k norms: head_size^(-1/4) each, so scores scale as 1/sqrt(d)
-  kScale,         // Gemma 4's router input scale and per-expert output scales: around 1
+  kScale,         // Gemma 4's per-expert output scales: around 1
+  // Gemma 4's router input scale: large enough that the router, reading
+  // its input divided by sqrt(hidden), still tells experts apart as a
+  // trained one does. Near-even routing would let a rounding difference
+  // swap an expert and fail a parity test that is otherwise exact.
+  kRouterInputScale,
 };
 
 struct PlannedTensor {

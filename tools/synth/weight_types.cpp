@@ -86,6 +86,7 @@ ElementType element_type_for(const PlannedTensor& tensor, WeightPreset preset, c
     case TensorRole::kLayerScale:
     case TensorRole::kQueryKeyNorm:
     case TensorRole::kScale:
+    case TensorRole::kRouterInputScale:
       return ElementType::kF32;
     default:
       break;
