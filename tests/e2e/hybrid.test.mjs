@@ -132,7 +132,7 @@ test('with --mtp, replies are those without it, whole and streamed, and drafts a
 });
 
 test('--mtp on a model without a prediction block is refused at start, saying why', { skip }, async () => {
-  const file = synthesize('tiny-qwen35moe');
+  const file = synthesize('tiny');
   let output = '';
   try {
     execFileSync(ingotBinary, ['serve', '--model', file, '--mtp', '--port', '0'], { stdio: 'pipe' });

@@ -139,10 +139,46 @@ TEST_F(SpeculativeEngineTest, ASecondTurnResumesItsCacheAndDraftsAsAColdRun) {
   EXPECT_EQ(replies(*cold, {second})[0], warm);
 }
 
-TEST(SpeculativeEngine, AModelWithoutAPredictionBlockRefusesMtp) {
+// The mixture's prediction block (random weights: few drafts stand) runs
+// its routed experts for the drafts; replies are those without it, for
+// several sequences drafting in the same steps.
+TEST(SpeculativeEngine, MixtureOfExpertsRepliesWithDraftsEqualThoseWithout) {
   INGOT_REQUIRE_SHARED();
   SuiteModel suite;
   suite.load_file(::ingot::testing::synthetic_model("tiny-qwen35moe", "f16"));
+  auto replies_with = [&](int32_t drafts) {
+    EngineOptions options;
+    options.parallel = 3;
+    options.threads = 2;
+    options.draft_tokens = drafts;
+    auto engine = Engine::start(*suite.model, *suite.tokenizer, options);
+    EXPECT_TRUE(engine.ok()) << engine.error().describe();
+    std::vector<RequestHandle> handles;
+    for (const char* text : {"Once upon a time", "The little dog", "Lily wanted to"}) {
+      GenerationRequest request;
+      request.prompt = suite.tokenizer->encode(text, true, true);
+      request.sampling.temperature = 0.0f;
+      request.max_tokens = 24;
+      handles.push_back(*(*engine)->submit(std::move(request)));
+    }
+    std::vector<std::vector<int32_t>> out;
+    for (RequestHandle& h : handles) out.push_back(token_ids(collect_reply(std::move(h))));
+    const EngineStats stats = (*engine)->stats();
+    if (drafts > 0) {
+      EXPECT_GT(stats.drafted_tokens, 0);
+    }
+    return out;
+  };
+  const std::vector<std::vector<int32_t>> plain = replies_with(0);
+  EXPECT_EQ(replies_with(3), plain);
+  for (const auto& reply : plain) EXPECT_EQ(reply.size(), 24u);
+  suite.reset();
+}
+
+TEST(SpeculativeEngine, AModelWithoutAPredictionBlockRefusesMtp) {
+  INGOT_REQUIRE_SHARED();
+  SuiteModel suite;
+  suite.load_file(::ingot::testing::synthetic_model("tiny", "f16"));
   EngineOptions options;
   options.draft_tokens = 3;
   auto engine = Engine::start(*suite.model, *suite.tokenizer, options);

@@ -45,9 +45,9 @@ constexpr Shape kShapes[] = {
     {"gemma4-26b-a4b-10l", "gemma4", 2816, 10, 16,   8,  512,     2112, false, true,   true, 1e6,    262144, 1e-6f,
      0, {}, 0, {}, {128, 8, 704, 0}, {6, 1024, 256, 1e4, 0, 0, 30.0f}},
     // The same with Qwen3.5-MoE's feed-forward: 2 of 8 routed experts and a
-    // gated shared expert.
+    // gated shared expert, its prediction block's too.
     {"tiny-qwen35moe", "qwen35moe", 256, 4,  4,    2,  64,      512,  false, true,   true, 1e7,    8192,   1e-6f,
-     4, {4, 64, 2, 4}, 16, {3, 3, 2, 0}, {8, 2, 256, 256}},
+     4, {4, 64, 2, 4}, 16, {3, 3, 2, 0}, {8, 2, 256, 256}, {}, 1},
 };
 // clang-format on
 
