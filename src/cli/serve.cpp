@@ -2,6 +2,7 @@
 
 #include <spdlog/spdlog.h>
 
+#include <algorithm>
 #include <csignal>
 #include <cstdio>
 #include <cstdlib>
@@ -19,6 +20,7 @@
 #include "server/routes/routes.h"
 #include "tokenizer/tokenizer.h"
 #include "util/duration.h"
+#include "util/memory_info.h"
 
 namespace ingot::cli {
 namespace {
@@ -38,7 +40,21 @@ struct ServeOptions {
   bool mtp = false;
   std::string spec = "none";
   int32_t draft_max = 3;
+  std::optional<int64_t> cache_ram_mib;  // unset: kDefaultCacheRamMib or less
 };
+
+// llama-server's default prompt cache, but never more than a quarter of the
+// memory the machine has free at start.
+constexpr int64_t kDefaultCacheRamMib = 8192;
+
+int64_t cache_ram_bytes(const ServeOptions& options) {
+  if (options.cache_ram_mib) return *options.cache_ram_mib << 20;
+  int64_t bytes = kDefaultCacheRamMib << 20;
+  if (auto available = available_memory_bytes()) {
+    bytes = std::min(bytes, int64_t(*available / 4));
+  }
+  return bytes;
+}
 
 int serve(ServeOptions options) {
   if (options.api_key.empty()) {
@@ -62,6 +78,7 @@ int serve(ServeOptions options) {
     options.defaults.sampling.logit_bias.push_back(bias);
   }
   options.engine.prepare_grammar = true;
+  options.engine.cache_ram_bytes = cache_ram_bytes(options);
   if (options.mtp || options.spec == "mtp") options.engine.draft_tokens = options.draft_max;
   auto engine = engine::Engine::start(*loaded->model, *loaded->tokenizer, options.engine);
   if (!engine.ok()) {
@@ -170,6 +187,12 @@ void register_serve(CLI::App& app, int& exit_code) {
       ->add_option("--draft-p-min", options->engine.draft_min_probability,
                    "With --mtp, stop drafting at a draft the block gives less probability")
       ->capture_default_str();
+  command
+      ->add_option("--cache-ram", options->cache_ram_mib,
+                   "MiB of KV blocks kept for finished requests beyond the slots' own, so that "
+                   "a later request with the same prefix on any slot skips its prefill (0: none; "
+                   "default 8192, at most a quarter of the free memory)")
+      ->check(CLI::Range(int64_t{0}, int64_t{1} << 30));
   command->add_option("--max-body", options->max_body_mib, "Largest request body, MiB")
       ->capture_default_str();
   command

@@ -21,6 +21,7 @@ Status check_options(const EngineOptions& options) {
   }
   if (options.batch_size < 1) return invalid_argument("--batch-size must be at least 1");
   if (options.max_queue < 0) return invalid_argument("--max-queue must not be negative");
+  if (options.cache_ram_bytes < 0) return invalid_argument("--cache-ram must not be negative");
   if (options.context_size < 0) return invalid_argument("--ctx-size must not be negative");
   if (options.draft_tokens < 0 || options.draft_tokens > 16) {
     return invalid_argument("--draft-max must be between 0 and 16");
@@ -29,6 +30,13 @@ Status check_options(const EngineOptions& options) {
     return invalid_argument("--draft-p-min must be between 0 and 1");
   }
   return {};
+}
+
+// The prompt cache's cells: as many positions as its bytes hold.
+int64_t prompt_cache_cells(const EngineOptions& options, const model::Model& model) {
+  if (options.cache_ram_bytes <= 0 || model.config().n_recurrent_layers > 0) return 0;
+  const int64_t per_position = model.kv_bytes_per_position();
+  return per_position > 0 ? options.cache_ram_bytes / per_position : 0;
 }
 
 int64_t resolve_context(const EngineOptions& options, const model::ModelConfig& config) {
@@ -57,7 +65,8 @@ Engine::Engine(model::Model& model, const tokenizer::Tokenizer& tokenizer, Engin
       options_(options),
       context_size_(resolve_context(options, model.config())),
       pool_(options.threads > 0 ? options.threads : ThreadPool::default_thread_count()),
-      cache_(model.make_cache(context_size_ * options.parallel)) {
+      cache_(
+          model.make_cache(context_size_ * options.parallel, prompt_cache_cells(options, model))) {
   // A recurrent state cannot be shared by block: hybrid models keep each
   // slot's own prefix (and its snapshots) instead.
   if (cache_.recurrent().empty_shape()) cache_.share_prefixes();
@@ -66,7 +75,7 @@ Engine::Engine(model::Model& model, const tokenizer::Tokenizer& tokenizer, Engin
   in_batch_.resize(slots_.size());
   if (options.draft_tokens > 0) {
     drafter_ = std::make_unique<Drafter>(model, options.draft_tokens, options.draft_min_probability,
-                                         cache_.capacity(), slots_.size());
+                                         context_size_ * options.parallel, slots_.size());
   }
   if (options.prepare_grammar) make_masker();
 }

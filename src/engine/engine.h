@@ -46,6 +46,11 @@ struct EngineOptions {
   // A draft the block gives less probability than this ends the slot's
   // drafts for the step (--draft-p-min).
   float draft_min_probability = 0.0f;
+  // Room beyond the slots' own cells for finished requests' KV blocks, so
+  // that a later request starting with the same tokens finds them though
+  // every slot has moved on (--cache-ram). Attention-only models: a
+  // recurrent state cannot be shared by block.
+  int64_t cache_ram_bytes = 0;
 };
 
 struct EngineStats {

@@ -25,17 +25,22 @@ KvCache::KvCache(int64_t n_layers, int64_t n_kv_heads, int64_t head_dim, int64_t
     : KvCache(std::vector<LayerShape>(size_t(n_layers), {n_kv_heads, head_dim}), n_cells,
               block_size) {}
 
-KvCache::KvCache(std::vector<LayerShape> layers, int64_t n_cells, int64_t block_size)
+KvCache::KvCache(std::vector<LayerShape> layers, int64_t n_cells, int64_t block_size,
+                 int64_t cache_cells)
     : layers_(std::move(layers)),
       block_size_(block_size),
-      n_blocks_((n_cells + block_size - 1) / block_size) {
+      initial_blocks_((n_cells + block_size - 1) / block_size),
+      max_blocks_(initial_blocks_ + cache_cells / block_size),
+      n_blocks_(initial_blocks_) {
   size_t elements = 0;
   for (const LayerShape& layer : layers_) {
     layer_offsets_.push_back(elements);
-    elements += size_t(n_blocks_ * layer.kv_heads * block_size_ * layer.head_dim);
+    elements += size_t(max_blocks_ * layer.kv_heads * block_size_ * layer.head_dim);
   }
-  keys_.resize(elements);
-  values_.resize(elements);
+  const size_t bytes = elements * sizeof(uint16_t);
+  storage_ = PageArena(2 * PageArena::footprint(bytes));
+  keys_ = reinterpret_cast<uint16_t*>(storage_.take(bytes));
+  values_ = reinterpret_cast<uint16_t*>(storage_.take(bytes));
   clear();
 }
 
@@ -90,6 +95,7 @@ int64_t KvCache::resumable_length(SequenceId sequence, int64_t wanted) const {
 void KvCache::clear() {
   recurrent_.clear();
   sequences_.clear();
+  n_blocks_ = initial_blocks_;
   free_blocks_.clear();
   free_blocks_.reserve(n_blocks_);
   // Handed out from the back: block 0 first.
@@ -199,6 +205,8 @@ int32_t KvCache::take_block() {
   if (!free_blocks_.empty()) {
     block = free_blocks_.back();
     free_blocks_.pop_back();
+  } else if (n_blocks_ < max_blocks_) {
+    block = add_block();
   } else if (!unheld_.empty()) {
     block = unheld_.front();
     unheld_.pop_front();
@@ -210,6 +218,16 @@ int32_t KvCache::take_block() {
   }
   holders_[size_t(block)] = 1;
   return block;
+}
+
+// A block of the prompt cache's room, made when first wanted: cached
+// blocks then stay until all of the room is in use.
+int32_t KvCache::add_block() {
+  holders_.push_back(0);
+  block_hash_.push_back(0);
+  block_tokens_.emplace_back();
+  unheld_at_.push_back(unheld_.end());
+  return int32_t(n_blocks_++);
 }
 
 void KvCache::release(int32_t block) {

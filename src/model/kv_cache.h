@@ -33,6 +33,7 @@
 #include <vector>
 
 #include "model/recurrent_state.h"
+#include "util/page_arena.h"
 #include "util/status.h"
 
 namespace ingot::model {
@@ -50,12 +51,21 @@ class KvCache {
     int64_t kv_heads;
     int64_t head_dim;
   };
-  KvCache(std::vector<LayerShape> layers, int64_t n_cells, int64_t block_size = kDefaultBlockSize);
+  // `cache_cells` more may hold finished sequences' blocks for later
+  // requests (the prompt cache, --cache-ram): blocks beyond the first
+  // `n_cells` are made only when every block is held or cached, and their
+  // memory is taken from the system only when they are first written.
+  KvCache(std::vector<LayerShape> layers, int64_t n_cells, int64_t block_size = kDefaultBlockSize,
+          int64_t cache_cells = 0);
 
   int64_t block_size() const { return block_size_; }
-  int64_t capacity() const { return n_blocks_ * block_size_; }
+  // Every cell the cache may come to hold.
+  int64_t capacity() const { return max_blocks_ * block_size_; }
   // Cells no sequence holds (cached ones included: they can be taken).
-  int64_t free_cells() const { return int64_t(free_blocks_.size() + unheld_.size()) * block_size_; }
+  int64_t free_cells() const {
+    return int64_t(free_blocks_.size() + unheld_.size()) * block_size_ +
+           (max_blocks_ - n_blocks_) * block_size_;
+  }
 
   // Turns prefix sharing on (attention-only models: a recurrent state
   // cannot be shared by block).
@@ -114,16 +124,16 @@ class KvCache {
   // The key tile ([head_dim][block_size]) or value tile ([block_size][head_dim])
   // of one head in one block.
   uint16_t* keys(int64_t layer, int32_t block, int64_t head) {
-    return keys_.data() + tile_offset(layer, block, head);
+    return keys_ + tile_offset(layer, block, head);
   }
   uint16_t* values(int64_t layer, int32_t block, int64_t head) {
-    return values_.data() + tile_offset(layer, block, head);
+    return values_ + tile_offset(layer, block, head);
   }
   const uint16_t* keys(int64_t layer, int32_t block, int64_t head) const {
-    return keys_.data() + tile_offset(layer, block, head);
+    return keys_ + tile_offset(layer, block, head);
   }
   const uint16_t* values(int64_t layer, int32_t block, int64_t head) const {
-    return values_.data() + tile_offset(layer, block, head);
+    return values_ + tile_offset(layer, block, head);
   }
 
  private:
@@ -135,9 +145,11 @@ class KvCache {
     std::vector<uint64_t> hashes;
   };
 
-  // A free block, else the least recently released cached one (its index
-  // entry goes); -1 when every block is held.
+  // A free block, else a new one while the prompt cache has room, else the
+  // least recently released cached one (its index entry goes); -1 when
+  // every block is held.
   int32_t take_block();
+  int32_t add_block();
   // One sequence fewer holds `block`.
   void release(int32_t block);
   void hold(int32_t block);
@@ -158,9 +170,12 @@ class KvCache {
   std::vector<LayerShape> layers_;
   std::vector<size_t> layer_offsets_;  // where each layer's tiles start
   int64_t block_size_;
-  int64_t n_blocks_;
-  std::vector<uint16_t> keys_;    // [layer][block][head][dim][cell]
-  std::vector<uint16_t> values_;  // [layer][block][head][cell][dim]
+  int64_t initial_blocks_;      // made at start (the slots' cells)
+  int64_t max_blocks_;          // with the prompt cache's
+  int64_t n_blocks_;            // made so far: the per-block vectors' size
+  PageArena storage_;           // address space for max_blocks_, committed as written
+  uint16_t* keys_ = nullptr;    // [layer][block][head][dim][cell]
+  uint16_t* values_ = nullptr;  // [layer][block][head][cell][dim]
   std::vector<int32_t> free_blocks_;
   std::unordered_map<SequenceId, Sequence> sequences_;
   bool sharing_ = false;

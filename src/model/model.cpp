@@ -27,14 +27,24 @@ Model::Model(gguf::GgufFile file, ModelConfig config, ModelWeights weights)
       forward_pass_(config_, weights_),
       prediction_pass_(config_, weights_) {}
 
-KvCache Model::make_cache(int64_t n_cells) const {
+int64_t Model::kv_bytes_per_position() const {
+  int64_t bytes = 0;
+  for (int64_t layer = 0; layer < config_.n_layers; ++layer) {
+    if (!config_.is_recurrent(layer) && config_.kv_source[size_t(layer)] == layer) {
+      bytes += config_.kv_dim_of(layer) * 2 * int64_t(sizeof(uint16_t));
+    }
+  }
+  return bytes;
+}
+
+KvCache Model::make_cache(int64_t n_cells, int64_t cache_cells) const {
   std::vector<KvCache::LayerShape> layers;
   for (int64_t layer = 0; layer < config_.n_layers; ++layer) {
     if (!config_.is_recurrent(layer) && config_.kv_source[size_t(layer)] == layer) {
       layers.push_back({config_.n_kv_heads_of(layer), config_.head_dim_of(layer)});
     }
   }
-  KvCache cache(std::move(layers), n_cells);
+  KvCache cache(std::move(layers), n_cells, KvCache::kDefaultBlockSize, cache_cells);
   if (config_.n_recurrent_layers > 0) {
     cache.add_recurrent_state({config_.n_recurrent_layers, config_.linear.conv_state_floats(),
                                config_.linear.delta_state_floats()});

@@ -31,7 +31,11 @@ class Model {
   const gguf::GgufFile& file() const { return file_; }
 
   // A cache for `n_cells` positions over all sequences together.
-  KvCache make_cache(int64_t n_cells) const;
+  // `cache_cells` more for the prompt cache (see KvCache).
+  KvCache make_cache(int64_t n_cells, int64_t cache_cells = 0) const;
+  // The keys and values one position takes in F16 across the layers that
+  // keep their own.
+  int64_t kv_bytes_per_position() const;
 
   // Runs the batch; see ForwardPass::run.
   Result<Logits> forward(const Batch& batch, KvCache& cache, ThreadPool& pool) {

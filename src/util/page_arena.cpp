@@ -20,7 +20,11 @@ size_t round_up(size_t n, size_t to) {
 PageArena::PageArena(size_t bytes) : capacity_(bytes) {
   if (bytes == 0) return;
   mapped_ = round_up(bytes, kHugePage);
-  void* p = ::mmap(nullptr, mapped_, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+  // Address space only: pages are committed as they are written, so a
+  // reservation larger than what is ever used (a KV cache's prompt-cache
+  // room) costs nothing and is not refused by overcommit accounting.
+  void* p = ::mmap(nullptr, mapped_, PROT_READ | PROT_WRITE,
+                   MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
   if (p == MAP_FAILED) throw std::bad_alloc();
   base_ = static_cast<uint8_t*>(p);
   // Advice only: without transparent huge pages the arena still works.

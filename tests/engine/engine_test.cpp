@@ -481,5 +481,40 @@ TEST_F(EngineTest, AFinishedRequestsBlocksServeALaterOneAfterItsSlotMovedOn) {
   EXPECT_EQ(token_ids(warm), token_ids(cold));
 }
 
+// A request in between takes the slot's whole context: the first
+// request's blocks survive it only in the prompt cache's room (--cache-ram).
+TEST_F(EngineTest, ThePromptCachesRoomKeepsBlocksWhileTheSlotsContextIsTakenBetween) {
+  const int64_t block = model::KvCache::kDefaultBlockSize;
+  const int64_t context = 256;
+  GenerationRequest first = no_end(kSharedStory + " play with the dog.", 8);
+  GenerationRequest second = no_end(kSharedStory + " find her cat.", 8);
+  std::string filler;
+  GenerationRequest other = no_end(filler, 8);
+  while (int64_t(other.prompt.size()) + 8 <= context - block) {
+    filler += " They played in the park all day long.";
+    other = no_end(filler, 8);
+  }
+  other.max_tokens = int32_t(context - int64_t(other.prompt.size()) - 1);
+  const size_t common = common_prefix(first.prompt, second.prompt);
+  ASSERT_GE(common, size_t(block));
+  ASSERT_LT(other.prompt.size(), size_t(context));
+
+  auto cached_by_second = [&](int64_t cache_ram_bytes) {
+    EngineOptions options;
+    options.parallel = 1;
+    options.context_size = context;
+    options.cache_ram_bytes = cache_ram_bytes;
+    auto engine = start(options);
+    collect_reply(*engine->submit(first));
+    CollectedReply between = collect_reply(*engine->submit(other));
+    EXPECT_EQ(between.finish->usage.completion_tokens, other.max_tokens);
+    CollectedReply warm = collect_reply(*engine->submit(second));
+    return warm.finish->usage.cached_tokens;
+  };
+  EXPECT_LE(cached_by_second(0), 1);  // the BOS token, at most
+  const int64_t room = suite_.model->kv_bytes_per_position() * context;
+  EXPECT_EQ(cached_by_second(room), int64_t(common) / block * block);
+}
+
 }  // namespace
 }  // namespace ingot::engine

@@ -139,6 +139,33 @@ TEST(KvCacheSharing, ABlockInUseIsNeverEvicted) {
   EXPECT_EQ(cache.sharing_stats().evictions, 0);
 }
 
+// The prompt cache's room: blocks beyond the slots' cells, made when every
+// other block is held or cached, keep a dropped sequence's prefix while
+// another fills the slots' cells; full, it evicts as before.
+TEST(KvCacheSharing, ThePromptCachesRoomKeepsADroppedPrefixWhileOthersRun) {
+  KvCache cache({{1, kBlock}}, /*n_cells=*/8, kBlock, /*cache_cells=*/8);  // 2 + 2 blocks
+  cache.share_prefixes();
+  EXPECT_EQ(cache.capacity(), 16);
+  EXPECT_EQ(cache.free_cells(), 16);
+  const std::vector<int32_t> first = tokens_from(0, 8);
+  compute(cache, 1, first, 8);
+  cache.drop(1);
+  const std::vector<int32_t> second = tokens_from(500, 16);
+  compute(cache, 2, second, 8);  // the two free blocks of the prompt cache's room
+  EXPECT_EQ(cache.sharing_stats().evictions, 0);
+  EXPECT_EQ(cache.cached_prefix_length(first, 8), 8);
+  // The keys came through untouched.
+  EXPECT_EQ(cache.keys(0, cache.blocks(2)[0], 0)[0], uint16_t(500));
+  compute(cache, 2, second, 12);  // nothing free: the cached tail goes
+  EXPECT_EQ(cache.sharing_stats().evictions, 1);
+  EXPECT_EQ(cache.cached_prefix_length(first, 8), 4);
+  // Clearing forgets the room's blocks; they are made again when wanted.
+  cache.clear();
+  EXPECT_EQ(cache.free_cells(), 16);
+  compute(cache, 3, second, 16);
+  EXPECT_EQ(cache.sequence_length(3), 16);
+}
+
 TEST(KvCacheSharing, WithoutSharingNothingAttaches) {
   KvCache cache(1, 1, kBlock, 64, kBlock);
   const std::vector<int32_t> prompt = tokens_from(0, 8);
