@@ -11,8 +11,10 @@ constexpr ArchitectureTraits kArchitectures[] = {
     {Architecture::kLlama, "llama", RopeLayout::kAdjacentPairs, false, false},
     {Architecture::kQwen2, "qwen2", RopeLayout::kHalves, true, false},
     {Architecture::kQwen3, "qwen3", RopeLayout::kHalves, false, true},
+    {Architecture::kQwen3Moe, "qwen3moe", RopeLayout::kHalves, false, true, false, true},
     {Architecture::kQwen35, "qwen35", RopeLayout::kHalves, false, true, true},
-    {Architecture::kQwen35Moe, "qwen35moe", RopeLayout::kHalves, false, true, true, true},
+    {Architecture::kQwen35Moe, "qwen35moe", RopeLayout::kHalves, false, true, true, true, false,
+     true},
     {Architecture::kGemma4, "gemma4", RopeLayout::kHalves, false, true, false, false, true},
 };
 

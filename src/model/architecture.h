@@ -11,7 +11,7 @@
 
 namespace ingot::model {
 
-enum class Architecture { kLlama, kQwen2, kQwen3, kQwen35, kQwen35Moe, kGemma4 };
+enum class Architecture { kLlama, kQwen2, kQwen3, kQwen3Moe, kQwen35, kQwen35Moe, kGemma4 };
 
 struct ArchitectureTraits {
   Architecture architecture;
@@ -23,13 +23,14 @@ struct ArchitectureTraits {
   // query projection also yields a sigmoid gate on the attention output,
   // and the feed-forward norm is named post_attention_norm.
   bool hybrid = false;
-  // qwen35moe: a routed mixture of experts plus a gated shared expert in
-  // place of the dense feed-forward.
+  // qwen3moe, qwen35moe: a routed mixture of experts in place of the dense
+  // feed-forward; qwen35moe's with a gated shared expert beside it.
   bool experts = false;
   // gemma4: sliding-window and global layers with their own head sizes and
   // RoPE, shared KV layers, per-layer token embeddings, norms after
   // attention and feed-forward, GELU, scaled embeddings, soft-capped logits.
   bool gemma = false;
+  bool shared_expert = false;
 };
 
 // Traits of the architecture named `name`, or nullopt when ingot cannot run it.

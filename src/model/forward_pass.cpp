@@ -426,6 +426,10 @@ void ForwardPass::feed_forward_block(const LayerWeights& w, int64_t n_tokens, Th
   packed_normed_.reset(normed_.data(), n_tokens, c.n_embd);
   if (mixture) {
     experts_.run(w, normed_.data(), n_tokens, packed_normed_, routed_.data(), pool);
+    if (!c.traits.shared_expert) {
+      add_in_place(x_.data(), routed_.data(), n_tokens * c.n_embd);
+      return;
+    }
     gate_shared_expert(w, n_tokens);
   }
   dense_feed_forward(w, n_tokens, pool);  // or a mixture's shared expert

@@ -122,7 +122,9 @@ Status read_experts(const gguf::Metadata& metadata, ModelConfig& config) {
   // llama.cpp's shared expert is feed_forward_length wide unless its own
   // length is given.
   config.n_ff = optional_count(metadata, "expert_shared_feed_forward_length", config.n_ff);
-  if (config.n_ff <= 0) return invalid_format("the shared expert has no width");
+  if (config.traits.shared_expert && config.n_ff <= 0) {
+    return invalid_format("the shared expert has no width");
+  }
   return {};
 }
 

@@ -135,6 +135,7 @@ Status bind_expert_feed_forward(const gguf::GgufFile& file, const ModelConfig& c
   const ExpertConfig& e = c.experts;
   INGOT_ASSIGN_OR_RETURN(layer.router, blk.matrix("ffn_gate_inp.weight", e.count, c.n_embd));
   INGOT_RETURN_IF_ERROR(bind_stacked_experts(blk, c, /*gate_and_up=*/true, layer));
+  if (!c.traits.shared_expert) return {};
   INGOT_ASSIGN_OR_RETURN(layer.shared_expert_gate,
                          blk.vector("ffn_gate_inp_shexp.weight", c.n_embd));
   INGOT_ASSIGN_OR_RETURN(layer.gate, blk.matrix("ffn_gate_shexp.weight", c.n_ff, c.n_embd));

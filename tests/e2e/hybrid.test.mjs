@@ -44,8 +44,8 @@ after(async () => {
   if (dir) rmSync(dir, { recursive: true, force: true });
 });
 
-test('a mixture-of-experts hybrid model answers whole and streamed, the same text', { skip }, async () => {
-  const moe = await startServer(synthesize('tiny-qwen35moe'), ['--parallel', '2', '--alias', 'moe']);
+for (const shape of ['tiny-qwen35moe', 'tiny-qwen3moe']) test(`a mixture-of-experts model (${shape}) answers whole and streamed, the same text`, { skip }, async () => {
+  const moe = await startServer(synthesize(shape), ['--parallel', '2', '--alias', 'moe']);
   try {
     const sdk = new OpenAI({ baseURL: moe.baseURL, apiKey: 'unused', maxRetries: 0 });
     const ask = { model: 'moe', messages, max_tokens: 12, temperature: 0 };

@@ -1,12 +1,13 @@
 // Golden parity with llama.cpp on models ingot-synth writes (architectures
-// the shared models do not cover). tiny-gemma4moe runs in F16 only: a
-// random router leaves some tokens' expert scores nearly tied, and the
-// rounding of quantized activations flips such a choice in one program and
-// not the other. Even in F16 a tie closer than the two programs' rounding
-// can flip; the file is one where none is (ingot-synth's router input
-// scale, see tools/synth/tensor_plan.h). The fixtures in tests/fixtures/golden
-// were made by llama.cpp on the files these commands write (see that
-// folder's README); ingot-synth's output is the same bytes every time.
+// the shared models do not cover). tiny-gemma4moe runs in F16 only and
+// tiny-qwen3moe in F16 and Q8_0: a random router leaves some tokens' expert
+// scores nearly tied, and the rounding of quantized activations flips such
+// a choice in one program and not the other. Even in F16 a tie closer than
+// the two programs' rounding can flip; tiny-gemma4moe's file is one where
+// none is (ingot-synth's router input scale, see tools/synth/tensor_plan.h).
+// The fixtures in tests/fixtures/golden were made by llama.cpp on the files
+// these commands write (see that folder's README); ingot-synth's output is
+// the same bytes every time.
 
 #include <gtest/gtest.h>
 
@@ -95,13 +96,15 @@ TEST_P(SyntheticGoldenParity, InterleavedSequencesInOneBatchGiveTheSameLogits) {
 // in the shared models' golden tests, and the architectures' code is the
 // same for every type.
 #if defined(INGOT_UNDER_SANITIZERS)
-const auto kSynthesizedModels = ::testing::Values("tiny-qwen35-f16", "tiny-qwen35moe-f16",
-                                                  "tiny-gemma4-f16", "tiny-gemma4moe-f16");
+const auto kSynthesizedModels =
+    ::testing::Values("tiny-qwen3moe-f16", "tiny-qwen35-f16", "tiny-qwen35moe-f16",
+                      "tiny-gemma4-f16", "tiny-gemma4moe-f16");
 #else
 const auto kSynthesizedModels = ::testing::Values(
-    "tiny-qwen35-f16", "tiny-qwen35-q8_0", "tiny-qwen35-q4_k_m", "tiny-qwen35moe-f16",
-    "tiny-qwen35moe-q8_0", "tiny-qwen35moe-q4_k_m", "tiny-gemma4-f16", "tiny-gemma4-q8_0",
-    "tiny-gemma4-q4_k_m", "tiny-gemma4moe-f16");
+    "tiny-qwen3moe-f16", "tiny-qwen3moe-q8_0", "tiny-qwen35-f16",
+    "tiny-qwen35-q8_0", "tiny-qwen35-q4_k_m", "tiny-qwen35moe-f16", "tiny-qwen35moe-q8_0",
+    "tiny-qwen35moe-q4_k_m", "tiny-gemma4-f16", "tiny-gemma4-q8_0", "tiny-gemma4-q4_k_m",
+    "tiny-gemma4moe-f16");
 #endif
 
 INSTANTIATE_TEST_SUITE_P(SynthesizedModels, SyntheticGoldenParity, kSynthesizedModels,

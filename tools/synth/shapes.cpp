@@ -9,6 +9,10 @@ constexpr Shape kShapes[] = {
     {"tiny",          "qwen3",  256,   2,    4,    2,  64,      768,  false, true,   true, 1e6,    8192,   1e-6f},
     {"tiny-qwen2",    "qwen2",  256,   2,    4,    2,  64,      768,  true,  false,  true, 1e6,    8192,   1e-6f},
     {"tiny-llama",    "llama",  256,   2,    4,    2,  64,      768,  false, false,  false, 5e5,   8192,   1e-5f},
+    // Qwen3-MoE in small: qwen3's attention, 2 of 8 routed experts in place
+    // of the feed-forward, no shared expert (Qwen3-30B-A3B's layout).
+    {"tiny-qwen3moe", "qwen3moe", 256, 2,    4,    2,  64,      768,  false, true,   true, 1e6,    8192,   1e-6f,
+     0, {}, 0, {}, {8, 2, 256, 0}},
     {"qwen2.5-0.5b",  "qwen2",  896,   24,   14,   2,  64,      4864, true,  false,  true, 1e6,    32768,  1e-6f},
     {"qwen3-0.6b",    "qwen3",  1024,  28,   16,   8,  128,     3072, false, true,   true, 1e6,    40960,  1e-6f},
     {"llama3.2-1b",   "llama",  2048,  16,   32,   8,  64,      8192, false, false,  true, 5e5,    131072, 1e-5f},

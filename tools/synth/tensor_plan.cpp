@@ -48,6 +48,7 @@ void plan_experts(const Shape& s, const AddTensor& add) {
   add("ffn_up_exps.weight", {s.hidden, e.expert_feed_forward, e.experts}, TensorRole::kOtherWeight);
   add("ffn_down_exps.weight", {e.expert_feed_forward, s.hidden, e.experts},
       TensorRole::kFeedForwardDown);
+  if (e.shared_feed_forward == 0) return;  // qwen3moe: the experts alone
   add("ffn_gate_inp_shexp.weight", {s.hidden}, TensorRole::kRouter);
   add("ffn_gate_shexp.weight", {s.hidden, e.shared_feed_forward}, TensorRole::kOtherWeight);
   add("ffn_up_shexp.weight", {s.hidden, e.shared_feed_forward}, TensorRole::kOtherWeight);
@@ -164,6 +165,10 @@ void plan_block(const Shape& s, int64_t layer, std::vector<PlannedTensor>& out) 
   }
   add("attn_output.weight", {q_width, s.hidden}, TensorRole::kOtherWeight);
   add("ffn_norm.weight", {s.hidden}, TensorRole::kNorm);
+  if (s.moe.experts > 0) {
+    plan_experts(s, add);
+    return;
+  }
   add("ffn_gate.weight", {s.hidden, s.feed_forward}, TensorRole::kOtherWeight);
   add("ffn_up.weight", {s.hidden, s.feed_forward}, TensorRole::kOtherWeight);
   add("ffn_down.weight", {s.feed_forward, s.hidden}, TensorRole::kFeedForwardDown);
