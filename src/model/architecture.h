@@ -11,7 +11,16 @@
 
 namespace ingot::model {
 
-enum class Architecture { kLlama, kQwen2, kQwen3, kQwen3Moe, kQwen35, kQwen35Moe, kGemma4 };
+enum class Architecture {
+  kLlama,
+  kQwen2,
+  kQwen3,
+  kQwen3Moe,
+  kQwen35,
+  kQwen35Moe,
+  kGemma3,
+  kGemma4
+};
 
 struct ArchitectureTraits {
   Architecture architecture;
@@ -26,11 +35,14 @@ struct ArchitectureTraits {
   // qwen3moe, qwen35moe: a routed mixture of experts in place of the dense
   // feed-forward; qwen35moe's with a gated shared expert beside it.
   bool experts = false;
-  // gemma4: sliding-window and global layers with their own head sizes and
-  // RoPE, shared KV layers, per-layer token embeddings, norms after
-  // attention and feed-forward, GELU, scaled embeddings, soft-capped logits.
+  // gemma3, gemma4: sliding-window and global layers with their own RoPE
+  // (gemma4: and head sizes, shared KV layers, per-layer token embeddings),
+  // norms after attention and feed-forward, GELU, scaled embeddings,
+  // soft-capped logits where the file says.
   bool gemma = false;
   bool shared_expert = false;
+  // gemma4: values RMS-normalized per head and the scores left unscaled.
+  bool normed_values = false;
 };
 
 // Traits of the architecture named `name`, or nullopt when ingot cannot run it.

@@ -321,7 +321,7 @@ void ForwardPass::project_qkv(const LayerWeights& w, const AttentionShape& s, in
     kernels::rms_norm(k_.data(), w.k_norm.data(), k_.data(), n_tokens * s.kv_heads, s.head_dim,
                       c.rms_eps);
   }
-  if (s.own_kv && c.traits.gemma) {
+  if (s.own_kv && c.traits.normed_values) {
     kernels::rms_norm(v_.data(), ones_.data(), v_.data(), n_tokens * s.kv_heads, s.head_dim,
                       c.rms_eps);
   }

@@ -1,5 +1,6 @@
 #include "model/model_config.h"
 
+#include <cmath>
 #include <string_view>
 
 #include "kernels/ops_delta_rule.h"
@@ -128,31 +129,56 @@ Status read_experts(const gguf::Metadata& metadata, ModelConfig& config) {
   return {};
 }
 
-Status read_gemma4(const gguf::Metadata& metadata, ModelConfig& config) {
+// Which layers slide: Gemma 4 lists them; Gemma 3 gives a period (as
+// llama.cpp reads it, every sixth layer global unless the file says) or,
+// without a window, none.
+Status read_sliding_layers(const gguf::Metadata& metadata, ModelConfig& config) {
   GemmaConfig& g = config.gemma;
   const std::string pattern_key = metadata.arch_key("attention.sliding_window_pattern");
-  auto pattern = metadata.get_or<std::vector<int32_t>>(pattern_key, {});
-  if (int64_t(pattern.size()) < config.n_layers) {
-    return invalid_format(pattern_key + " must give every layer");
+  if (auto pattern = metadata.get<std::vector<int32_t>>(pattern_key); pattern.ok()) {
+    if (int64_t(pattern->size()) < config.n_layers) {
+      return invalid_format(pattern_key + " must give every layer");
+    }
+    for (int64_t i = 0; i < config.n_layers; ++i) g.sliding.push_back((*pattern)[size_t(i)] != 0);
+    INGOT_ASSIGN_OR_RETURN(g.window, required_count(metadata, "attention.sliding_window"));
+    return {};
   }
-  for (int64_t i = 0; i < config.n_layers; ++i) g.sliding.push_back(pattern[size_t(i)] != 0);
-  INGOT_ASSIGN_OR_RETURN(g.window, required_count(metadata, "attention.sliding_window"));
-  INGOT_ASSIGN_OR_RETURN(g.sliding_head_dim, required_count(metadata, "attention.key_length_swa"));
+  if (config.traits.normed_values) return invalid_format(pattern_key + " must give every layer");
+  g.window = optional_count(metadata, "attention.sliding_window", 0);
+  const int64_t period = optional_count(metadata, "attention.sliding_window_pattern", 6);
+  for (int64_t i = 0; i < config.n_layers; ++i) {
+    g.sliding.push_back(g.window > 0 && (period == 0 || i % period < period - 1));
+  }
+  return {};
+}
+
+Status read_gemma(const gguf::Metadata& metadata, ModelConfig& config) {
+  GemmaConfig& g = config.gemma;
+  INGOT_RETURN_IF_ERROR(read_sliding_layers(metadata, config));
+  g.sliding_head_dim = optional_count(metadata, "attention.key_length_swa", config.head_dim);
   if (optional_count(metadata, "attention.value_length_swa", g.sliding_head_dim) !=
       g.sliding_head_dim) {
     return unsupported("sliding layers' value heads of a different size than their key heads");
   }
-  g.sliding_rope = config.rope;
+  // The sliding layers' RoPE is never scaled, and its base is llama.cpp's
+  // default where the file gives none.
+  g.sliding_rope = kernels::RopeParams{};
   g.sliding_rope.n_rot =
       int(optional_count(metadata, "rope.dimension_count_swa", config.rope.n_rot));
-  g.sliding_rope.freq_base = optional_float(metadata, "rope.freq_base_swa", config.rope.freq_base);
+  g.sliding_rope.freq_base = optional_float(metadata, "rope.freq_base_swa", 10000.0f);
   if (g.sliding_rope.n_rot <= 0 || g.sliding_rope.n_rot % 2 != 0 ||
       g.sliding_rope.n_rot > g.sliding_head_dim) {
     return invalid_format("rope.dimension_count_swa must be even and at most the head size");
   }
   g.per_layer_embedding = optional_count(metadata, "embedding_length_per_layer_input", 0);
   g.final_softcap = optional_float(metadata, "final_logit_softcapping", 0.0f);
-  config.attention_scale = 1.0f;  // as llama.cpp runs Gemma 4: no 1/sqrt(d) on the scores
+  if (config.traits.normed_values) {
+    config.attention_scale = 1.0f;  // as llama.cpp runs Gemma 4: no 1/sqrt(d) on the scores
+  } else if (config.n_layers == 62) {
+    // Gemma 3 27B scales by its query_pre_attn_scalar, n_embd / n_heads
+    // (llama.cpp tells the member by its layer count, as gemma_pytorch does).
+    config.attention_scale = 1.0f / std::sqrt(float(config.n_embd / config.n_heads));
+  }
   // llama.cpp: a shared layer reads the last layer of its kind that keeps
   // its own keys and values, which must be the two before the first shared.
   const int64_t shared = optional_count(metadata, "attention.shared_kv_layers", 0);
@@ -268,7 +294,7 @@ Result<ModelConfig> ModelConfig::from_gguf(const gguf::GgufFile& file) {
   }
   config.kv_source.resize(size_t(config.n_layers));
   for (int64_t i = 0; i < config.n_layers; ++i) config.kv_source[size_t(i)] = int32_t(i);
-  if (config.traits.gemma) INGOT_RETURN_IF_ERROR(read_gemma4(metadata, config));
+  if (config.traits.gemma) INGOT_RETURN_IF_ERROR(read_gemma(metadata, config));
   INGOT_RETURN_IF_ERROR(assign_kv_heads(kv_heads, config));
   INGOT_RETURN_IF_ERROR(check_shapes(config));
   index_layer_kinds(config);

@@ -1,6 +1,7 @@
 // Gemma 4 served to the official openai package, with Gemma 4's own chat
 // template: whole and streamed replies, and the thought channel kept out
-// of `content` (a grammar makes the random-weight model write one).
+// of `content` (a grammar makes the random-weight model write one); and
+// Gemma 3 with the Gemma chat template.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
@@ -70,4 +71,29 @@ test('reasoning_effort turns a Gemma 4 thought channel on', { skip }, async () =
   const reply = await client.chat.completions.create(body);
   assert.equal(reply.choices[0].message.content, 'Rayleigh scattering.');
   assert.equal(reply.choices[0].message.reasoning_content, '\nFirst, light scatters.');
+});
+
+test('a Gemma 3 model with the Gemma chat template answers whole and streamed, the same text', { skip }, async () => {
+  const file = path.join(dir, 'tiny-gemma3.gguf');
+  execFileSync(path.join(path.dirname(ingotBinary), 'ingot-synth'), [
+    '--shape', 'tiny-gemma3', '--type', 'q8_0', '--vocab-from', sharedModel('tiny-qwen3-f16.gguf'),
+    '--chat-template', path.join(sharedDir, 'fixtures', 'templates', 'google-gemma-2-2b-it.jinja'),
+    '--out', file,
+  ]);
+  const gemma3 = await startServer(file, ['--parallel', '2', '--alias', 'gemma3']);
+  try {
+    const sdk = new OpenAI({ baseURL: gemma3.baseURL, apiKey: 'unused', maxRetries: 0 });
+    const ask = { model: 'gemma3', messages, max_tokens: 10, temperature: 0 };
+    const whole = await sdk.chat.completions.create(ask);
+    assert.equal(whole.usage.completion_tokens, 10);
+    // The Gemma template's turn markers, tokenized as the prompt.
+    assert.ok(whole.usage.prompt_tokens > 10, JSON.stringify(whole.usage));
+    let text = '';
+    for await (const chunk of await sdk.chat.completions.create({ ...ask, stream: true })) {
+      text += chunk.choices[0]?.delta?.content ?? '';
+    }
+    assert.equal(text, whole.choices[0].message.content);
+  } finally {
+    assert.equal(await gemma3.stop(), 0);
+  }
 });

@@ -98,13 +98,13 @@ TEST_P(SyntheticGoldenParity, InterleavedSequencesInOneBatchGiveTheSameLogits) {
 #if defined(INGOT_UNDER_SANITIZERS)
 const auto kSynthesizedModels =
     ::testing::Values("tiny-qwen3moe-f16", "tiny-qwen35-f16", "tiny-qwen35moe-f16",
-                      "tiny-gemma4-f16", "tiny-gemma4moe-f16");
+                      "tiny-gemma3-f16", "tiny-gemma4-f16", "tiny-gemma4moe-f16");
 #else
 const auto kSynthesizedModels = ::testing::Values(
-    "tiny-qwen3moe-f16", "tiny-qwen3moe-q8_0", "tiny-qwen35-f16",
-    "tiny-qwen35-q8_0", "tiny-qwen35-q4_k_m", "tiny-qwen35moe-f16", "tiny-qwen35moe-q8_0",
-    "tiny-qwen35moe-q4_k_m", "tiny-gemma4-f16", "tiny-gemma4-q8_0", "tiny-gemma4-q4_k_m",
-    "tiny-gemma4moe-f16");
+    "tiny-qwen3moe-f16", "tiny-qwen3moe-q8_0", "tiny-qwen35-f16", "tiny-qwen35-q8_0",
+    "tiny-qwen35-q4_k_m", "tiny-qwen35moe-f16", "tiny-qwen35moe-q8_0", "tiny-qwen35moe-q4_k_m",
+    "tiny-gemma3-f16", "tiny-gemma3-q8_0", "tiny-gemma3-q4_k_m", "tiny-gemma4-f16",
+    "tiny-gemma4-q8_0", "tiny-gemma4-q4_k_m", "tiny-gemma4moe-f16");
 #endif
 
 INSTANTIATE_TEST_SUITE_P(SynthesizedModels, SyntheticGoldenParity, kSynthesizedModels,

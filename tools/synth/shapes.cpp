@@ -33,6 +33,11 @@ constexpr Shape kShapes[] = {
     // token embeddings of 64, final logits soft-capped at 30.
     {"tiny-gemma4",   "gemma4", 256,   6,    4,    2,  128,     512,  false, true,   true, 1e6,    8192,   1e-6f,
      0, {}, 0, {}, {}, {2, 8, 64, 1e4, 2, 64, 30.0f}},
+    // Gemma 3 in small: five sliding-window layers (window 8) to one global,
+    // one head size, the global layers' RoPE scaled linearly by 8 as in the
+    // 4B and larger members.
+    {"tiny-gemma3",   "gemma3", 256,   6,    4,    2,  64,      512,  false, true,   true, 1e6,    8192,   1e-6f,
+     0, {}, 0, {}, {}, {6, 8, 64, 1e4, 0, 0, 0.0f, 0, false, 8.0f}},
     // Gemma 4's mixture-of-experts member in small: 2 of 8 GELU experts
     // beside the dense feed-forward, no per-layer embeddings, no shared KV;
     // as in the 26B-A4B, its global layers have fewer KV heads than its

@@ -47,6 +47,9 @@ struct GemmaShape {
   int64_t global_kv_heads = 0;
   // Global layers without a value projection, their keys read as values.
   bool global_keys_are_values = false;
+  // Gemma 3's long-context members: the global layers' linear RoPE scaling
+  // factor (rope.scaling.*; the sliding layers are never scaled); 0: none.
+  float global_rope_linear = 0;
 
   bool is_sliding(int64_t layer) const { return (layer + 1) % global_every != 0; }
 };

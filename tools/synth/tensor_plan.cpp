@@ -117,7 +117,7 @@ void plan_gemma4_block(const Shape& s, int64_t layer, const AddTensor& add) {
     add("proj.weight", {per_layer, s.hidden}, TensorRole::kOtherWeight);
     add("post_norm.weight", {s.hidden}, TensorRole::kNorm);
   }
-  add("layer_output_scale.weight", {1}, TensorRole::kLayerScale);
+  if (s.architecture == "gemma4") add("layer_output_scale.weight", {1}, TensorRole::kLayerScale);
 }
 
 AddTensor layer_adder(int64_t layer, std::vector<PlannedTensor>& out) {
@@ -189,7 +189,7 @@ std::vector<PlannedTensor> plan_tensors(const Shape& shape, int64_t vocabulary_s
     tensors.push_back(
         {"per_layer_proj_norm.weight", {shape.gemma.per_layer_embedding}, TensorRole::kNorm, -1});
   }
-  if (shape.gemma.global_every > 0) {
+  if (shape.architecture == "gemma4") {
     tensors.push_back({"rope_freqs.weight", {shape.head_dim / 2}, TensorRole::kRopeFactors, -1});
   }
   for (int64_t layer = 0; layer < shape.layers; ++layer) plan_block(shape, layer, tensors);
