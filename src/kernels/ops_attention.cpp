@@ -24,14 +24,15 @@ namespace {
 constexpr int64_t kChunk = 64;
 
 void accumulate_head(const float* q, const uint16_t* keys, int64_t key_stride,
-                     const uint16_t* values, int64_t count, int64_t head_dim, float scale,
+                     const uint16_t* values, int64_t count, int64_t head_dim, ScoreScale scale,
                      AttentionState& state, float* output) {
   float scores[kChunk];
   float chunk_max = -INFINITY;
   for (int64_t j = 0; j < count; ++j) {
     float dot = 0.0f;
     for (int64_t d = 0; d < head_dim; ++d) dot += q[d] * f16_to_f32(keys[d * key_stride + j]);
-    scores[j] = scale * dot;
+    scores[j] = scale.scale * dot;
+    if (scale.softcap > 0.0f) scores[j] = scale.softcap * std::tanh(scores[j] / scale.softcap);
     chunk_max = std::max(chunk_max, scores[j]);
   }
   const float new_max = std::max(state.max_score, chunk_max);
@@ -50,7 +51,7 @@ void accumulate_head(const float* q, const uint16_t* keys, int64_t key_stride,
 }  // namespace
 
 void attention_accumulate(const float* q, int64_t n_q, const uint16_t* keys, int64_t key_stride,
-                          const uint16_t* values, int64_t n, int64_t head_dim, float scale,
+                          const uint16_t* values, int64_t n, int64_t head_dim, ScoreScale scale,
                           AttentionState* states, float* outputs) {
   for (int64_t start = 0; start < n; start += kChunk) {
     const int64_t count = std::min(kChunk, n - start);
@@ -66,7 +67,7 @@ void attention_accumulate(const float* q, int64_t n_q, const uint16_t* keys, int
 // Over a long context this is the one op whose cost grows with the context:
 // the vector path matters here most.
 void attention_accumulate(const float* q, int64_t n_q, const uint16_t* keys, int64_t key_stride,
-                          const uint16_t* values, int64_t n, int64_t head_dim, float scale,
+                          const uint16_t* values, int64_t n, int64_t head_dim, ScoreScale scale,
                           AttentionState* states, float* outputs) {
   const Isa isa = active_isa();
   if (isa == Isa::kAvx512) {

@@ -11,6 +11,8 @@
 //   o'  = o e^(m - m') + sum_j e^(s_j - m') v_j
 // and each head's result is o / l once every run has been seen.
 //
+// Gemma 2 soft-caps each score before the softmax: s_j = c tanh(s_j / c).
+//
 // Keys are stored transposed, dimension-major (keys[d * key_stride + j]):
 // sixteen positions' scores are then sixteen lanes of one vector, built by
 // broadcasting q[d] against a row of the tile, with no horizontal sums; and
@@ -23,6 +25,14 @@
 
 namespace ingot::kernels {
 
+// How q.k becomes a score: times `scale`, then soft-capped where `softcap`
+// is set (0: not).
+struct ScoreScale {
+  ScoreScale(float scale_, float softcap_ = 0.0f) : scale(scale_), softcap(softcap_) {}  // NOLINT
+  float scale;
+  float softcap;
+};
+
 struct AttentionState {
   float max_score = -INFINITY;
   float denominator = 0.0f;
@@ -34,7 +44,7 @@ void attention_begin(AttentionState& state, float* output, int64_t head_dim);
 // Folds `n` cached positions into the states of `n_q` query heads: q and
 // outputs hold n_q rows of head_dim floats, states n_q entries.
 void attention_accumulate(const float* q, int64_t n_q, const uint16_t* keys, int64_t key_stride,
-                          const uint16_t* values, int64_t n, int64_t head_dim, float scale,
+                          const uint16_t* values, int64_t n, int64_t head_dim, ScoreScale scale,
                           AttentionState* states, float* outputs);
 
 // output <- output / denominator.
@@ -42,19 +52,19 @@ void attention_end(const AttentionState& state, float* output, int64_t head_dim)
 
 namespace scalar {
 void attention_accumulate(const float* q, int64_t n_q, const uint16_t* keys, int64_t key_stride,
-                          const uint16_t* values, int64_t n, int64_t head_dim, float scale,
+                          const uint16_t* values, int64_t n, int64_t head_dim, ScoreScale scale,
                           AttentionState* states, float* outputs);
 }  // namespace scalar
 
 namespace avx512 {
 void attention_accumulate(const float* q, int64_t n_q, const uint16_t* keys, int64_t key_stride,
-                          const uint16_t* values, int64_t n, int64_t head_dim, float scale,
+                          const uint16_t* values, int64_t n, int64_t head_dim, ScoreScale scale,
                           AttentionState* states, float* outputs);
 }  // namespace avx512
 
 namespace avx2 {
 void attention_accumulate(const float* q, int64_t n_q, const uint16_t* keys, int64_t key_stride,
-                          const uint16_t* values, int64_t n, int64_t head_dim, float scale,
+                          const uint16_t* values, int64_t n, int64_t head_dim, ScoreScale scale,
                           AttentionState* states, float* outputs);
 }  // namespace avx2
 

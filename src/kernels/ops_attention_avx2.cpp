@@ -35,6 +35,19 @@ inline __m256 exp_ps(__m256 x) {
   return _mm256_mul_ps(p, _mm256_castsi256_ps(exponent));
 }
 
+// c tanh(s / c), tanh(x) = (e^2x - 1) / (e^2x + 1) with x clamped where
+// tanh is 1 to float precision; s itself when c is 0.
+inline __m256 soft_cap(__m256 s, float c) {
+  if (c <= 0.0f) return s;
+  const __m256 x =
+      _mm256_max_ps(_mm256_min_ps(_mm256_div_ps(s, _mm256_set1_ps(c)), _mm256_set1_ps(9.0f)),
+                    _mm256_set1_ps(-9.0f));
+  const __m256 e = exp_ps(_mm256_add_ps(x, x));
+  const __m256 one = _mm256_set1_ps(1.0f);
+  return _mm256_mul_ps(_mm256_set1_ps(c),
+                       _mm256_div_ps(_mm256_sub_ps(e, one), _mm256_add_ps(e, one)));
+}
+
 inline float horizontal_max(__m256 v) {
   __m128 m = _mm_max_ps(_mm256_castps256_ps128(v), _mm256_extractf128_ps(v, 1));
   m = _mm_max_ps(m, _mm_movehl_ps(m, m));
@@ -73,7 +86,7 @@ inline void store_f32(float* p, __m256 v, int64_t count) {
 
 template <int kHeads>
 void accumulate_heads(const float* q, const uint16_t* keys, int64_t key_stride,
-                      const uint16_t* values, int64_t n, int64_t head_dim, float scale,
+                      const uint16_t* values, int64_t n, int64_t head_dim, ScoreScale scale,
                       AttentionState* states, float* outputs) {
   alignas(32) float weights[kMaxHeads][kStep];
   float rescale[kMaxHeads];
@@ -91,8 +104,9 @@ void accumulate_heads(const float* q, const uint16_t* keys, int64_t key_stride,
       }
     }
     for (int h = 0; h < kHeads; ++h) {
-      const __m256 s =
-          _mm256_add_ps(_mm256_mul_ps(scores[h], _mm256_set1_ps(scale)), _mm256_load_ps(lane_bias));
+      const __m256 s = _mm256_add_ps(
+          soft_cap(_mm256_mul_ps(scores[h], _mm256_set1_ps(scale.scale)), scale.softcap),
+          _mm256_load_ps(lane_bias));
       const float new_max = std::max(states[h].max_score, horizontal_max(s));
       rescale[h] = std::exp(states[h].max_score - new_max);
       const __m256 w = exp_ps(_mm256_sub_ps(s, _mm256_set1_ps(new_max)));
@@ -120,7 +134,7 @@ void accumulate_heads(const float* q, const uint16_t* keys, int64_t key_stride,
 }
 
 using HeadsFn = void (*)(const float*, const uint16_t*, int64_t, const uint16_t*, int64_t, int64_t,
-                         float, AttentionState*, float*);
+                         ScoreScale, AttentionState*, float*);
 constexpr HeadsFn kByHeadCount[kMaxHeads + 1] = {
     nullptr,
     &accumulate_heads<1>,
@@ -136,7 +150,7 @@ constexpr HeadsFn kByHeadCount[kMaxHeads + 1] = {
 }  // namespace
 
 void attention_accumulate(const float* q, int64_t n_q, const uint16_t* keys, int64_t key_stride,
-                          const uint16_t* values, int64_t n, int64_t head_dim, float scale,
+                          const uint16_t* values, int64_t n, int64_t head_dim, ScoreScale scale,
                           AttentionState* states, float* outputs) {
   for (int64_t h = 0; h < n_q; h += kMaxHeads) {
     const int64_t heads = std::min<int64_t>(kMaxHeads, n_q - h);

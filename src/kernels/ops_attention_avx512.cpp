@@ -22,11 +22,24 @@ inline __m512 load_f16(const uint16_t* p, __mmask16 mask) {
   return _mm512_cvtph_ps(_mm256_maskz_loadu_epi16(mask, p));
 }
 
+// c tanh(s / c), tanh(x) = (e^2x - 1) / (e^2x + 1) with x clamped where
+// tanh is 1 to float precision; s itself when c is 0.
+inline __m512 soft_cap(__m512 s, float c) {
+  if (c <= 0.0f) return s;
+  const __m512 x =
+      _mm512_max_ps(_mm512_min_ps(_mm512_div_ps(s, _mm512_set1_ps(c)), _mm512_set1_ps(9.0f)),
+                    _mm512_set1_ps(-9.0f));
+  const __m512 e = exp_ps(_mm512_add_ps(x, x));
+  const __m512 one = _mm512_set1_ps(1.0f);
+  return _mm512_mul_ps(_mm512_set1_ps(c),
+                       _mm512_div_ps(_mm512_sub_ps(e, one), _mm512_add_ps(e, one)));
+}
+
 // scores[h] = scale * q_h . k_j for the positions of `mask`: each row of the
 // transposed key tile is converted once and serves every head.
 template <int kHeads>
-void score(const float* q, const uint16_t* keys, int64_t key_stride, int64_t head_dim, float scale,
-           __mmask16 mask, __m512 (&scores)[kMaxHeads]) {
+void score(const float* q, const uint16_t* keys, int64_t key_stride, int64_t head_dim,
+           ScoreScale scale, __mmask16 mask, __m512 (&scores)[kMaxHeads]) {
   for (int h = 0; h < kHeads; ++h) scores[h] = _mm512_setzero_ps();
   for (int64_t d = 0; d < head_dim; ++d) {
     const __m512 k = load_f16(keys + d * key_stride, mask);
@@ -34,7 +47,9 @@ void score(const float* q, const uint16_t* keys, int64_t key_stride, int64_t hea
       scores[h] = _mm512_fmadd_ps(_mm512_set1_ps(q[h * head_dim + d]), k, scores[h]);
     }
   }
-  for (int h = 0; h < kHeads; ++h) scores[h] = _mm512_mul_ps(scores[h], _mm512_set1_ps(scale));
+  for (int h = 0; h < kHeads; ++h) {
+    scores[h] = soft_cap(_mm512_mul_ps(scores[h], _mm512_set1_ps(scale.scale)), scale.softcap);
+  }
 }
 
 // Turns each head's scores into weights e^(s - m') (0 outside `mask`),
@@ -79,7 +94,7 @@ void accumulate_values(const uint16_t* values, int64_t count, int64_t head_dim,
 
 template <int kHeads>
 void accumulate_heads(const float* q, const uint16_t* keys, int64_t key_stride,
-                      const uint16_t* values, int64_t n, int64_t head_dim, float scale,
+                      const uint16_t* values, int64_t n, int64_t head_dim, ScoreScale scale,
                       AttentionState* states, float* outputs) {
   __m512 scores[kMaxHeads];
   alignas(64) float weights[kMaxHeads][kStep];
@@ -95,7 +110,7 @@ void accumulate_heads(const float* q, const uint16_t* keys, int64_t key_stride,
 }
 
 using HeadsFn = void (*)(const float*, const uint16_t*, int64_t, const uint16_t*, int64_t, int64_t,
-                         float, AttentionState*, float*);
+                         ScoreScale, AttentionState*, float*);
 constexpr HeadsFn kByHeadCount[kMaxHeads + 1] = {
     nullptr,
     &accumulate_heads<1>,
@@ -111,7 +126,7 @@ constexpr HeadsFn kByHeadCount[kMaxHeads + 1] = {
 }  // namespace
 
 void attention_accumulate(const float* q, int64_t n_q, const uint16_t* keys, int64_t key_stride,
-                          const uint16_t* values, int64_t n, int64_t head_dim, float scale,
+                          const uint16_t* values, int64_t n, int64_t head_dim, ScoreScale scale,
                           AttentionState* states, float* outputs) {
   for (int64_t h = 0; h < n_q; h += kMaxHeads) {
     const int64_t heads = std::min<int64_t>(kMaxHeads, n_q - h);

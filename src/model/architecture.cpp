@@ -15,6 +15,7 @@ constexpr ArchitectureTraits kArchitectures[] = {
     {Architecture::kQwen35, "qwen35", RopeLayout::kHalves, false, true, true},
     {Architecture::kQwen35Moe, "qwen35moe", RopeLayout::kHalves, false, true, true, true, false,
      true},
+    {Architecture::kGemma2, "gemma2", RopeLayout::kHalves, false, false, false, false, true},
     {Architecture::kGemma3, "gemma3", RopeLayout::kHalves, false, true, false, false, true},
     {Architecture::kGemma4, "gemma4", RopeLayout::kHalves, false, true, false, false, true, false,
      true},

@@ -18,6 +18,7 @@ enum class Architecture {
   kQwen3Moe,
   kQwen35,
   kQwen35Moe,
+  kGemma2,
   kGemma3,
   kGemma4
 };
@@ -35,7 +36,7 @@ struct ArchitectureTraits {
   // qwen3moe, qwen35moe: a routed mixture of experts in place of the dense
   // feed-forward; qwen35moe's with a gated shared expert beside it.
   bool experts = false;
-  // gemma3, gemma4: sliding-window and global layers with their own RoPE
+  // gemma2, gemma3, gemma4: sliding-window and global layers with their own RoPE
   // (gemma4: and head sizes, shared KV layers, per-layer token embeddings),
   // norms after attention and feed-forward, GELU, scaled embeddings,
   // soft-capped logits where the file says.

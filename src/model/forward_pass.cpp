@@ -408,7 +408,7 @@ void ForwardPass::attend(const AttentionShape& s, const Batch& batch, const KvCa
         kernels::attention_accumulate(
             q, group, cache.keys(kv_layer, blocks[b], kv_head) + offset, block_size,
             cache.values(kv_layer, blocks[b], kv_head) + offset * head_dim, count, head_dim,
-            s.scale, states.data(), out);
+            kernels::ScoreScale(s.scale, c.gemma.attention_softcap), states.data(), out);
         start += count;
       }
       for (int64_t h = 0; h < group; ++h) {

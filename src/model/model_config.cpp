@@ -129,9 +129,10 @@ Status read_experts(const gguf::Metadata& metadata, ModelConfig& config) {
   return {};
 }
 
-// Which layers slide: Gemma 4 lists them; Gemma 3 gives a period (as
-// llama.cpp reads it, every sixth layer global unless the file says) or,
-// without a window, none.
+// Which layers slide: Gemma 4 lists them; Gemma 2 and 3 give a period (as
+// llama.cpp reads it: every second layer global in Gemma 2 and every sixth
+// in Gemma 3 unless the file says; Gemma 2's window is 4096 unless the file
+// says, and a Gemma 3 without one has no sliding layers).
 Status read_sliding_layers(const gguf::Metadata& metadata, ModelConfig& config) {
   GemmaConfig& g = config.gemma;
   const std::string pattern_key = metadata.arch_key("attention.sliding_window_pattern");
@@ -144,8 +145,10 @@ Status read_sliding_layers(const gguf::Metadata& metadata, ModelConfig& config) 
     return {};
   }
   if (config.traits.normed_values) return invalid_format(pattern_key + " must give every layer");
-  g.window = optional_count(metadata, "attention.sliding_window", 0);
-  const int64_t period = optional_count(metadata, "attention.sliding_window_pattern", 6);
+  const bool gemma2 = config.traits.architecture == Architecture::kGemma2;
+  g.window = optional_count(metadata, "attention.sliding_window", gemma2 ? 4096 : 0);
+  const int64_t period =
+      optional_count(metadata, "attention.sliding_window_pattern", gemma2 ? 2 : 6);
   for (int64_t i = 0; i < config.n_layers; ++i) {
     g.sliding.push_back(g.window > 0 && (period == 0 || i % period < period - 1));
   }
@@ -160,23 +163,30 @@ Status read_gemma(const gguf::Metadata& metadata, ModelConfig& config) {
       g.sliding_head_dim) {
     return unsupported("sliding layers' value heads of a different size than their key heads");
   }
-  // The sliding layers' RoPE is never scaled, and its base is llama.cpp's
-  // default where the file gives none.
-  g.sliding_rope = kernels::RopeParams{};
+  // As llama.cpp runs them: Gemma 2's sliding layers rotate as its global
+  // ones; Gemma 3's and 4's are never scaled, their base 10000 unless the
+  // file says.
+  const bool gemma2 = config.traits.architecture == Architecture::kGemma2;
+  g.sliding_rope = gemma2 ? config.rope : kernels::RopeParams{};
   g.sliding_rope.n_rot =
       int(optional_count(metadata, "rope.dimension_count_swa", config.rope.n_rot));
-  g.sliding_rope.freq_base = optional_float(metadata, "rope.freq_base_swa", 10000.0f);
+  g.sliding_rope.freq_base =
+      optional_float(metadata, "rope.freq_base_swa", gemma2 ? config.rope.freq_base : 10000.0f);
   if (g.sliding_rope.n_rot <= 0 || g.sliding_rope.n_rot % 2 != 0 ||
       g.sliding_rope.n_rot > g.sliding_head_dim) {
     return invalid_format("rope.dimension_count_swa must be even and at most the head size");
   }
   g.per_layer_embedding = optional_count(metadata, "embedding_length_per_layer_input", 0);
-  g.final_softcap = optional_float(metadata, "final_logit_softcapping", 0.0f);
+  // llama.cpp's defaults where the file is silent: Gemma 3 does not cap.
+  const bool gemma3 = config.traits.architecture == Architecture::kGemma3;
+  g.final_softcap = optional_float(metadata, "final_logit_softcapping", gemma3 ? 0.0f : 30.0f);
+  if (gemma2) g.attention_softcap = optional_float(metadata, "attn_logit_softcapping", 50.0f);
   if (config.traits.normed_values) {
     config.attention_scale = 1.0f;  // as llama.cpp runs Gemma 4: no 1/sqrt(d) on the scores
-  } else if (config.n_layers == 62) {
-    // Gemma 3 27B scales by its query_pre_attn_scalar, n_embd / n_heads
-    // (llama.cpp tells the member by its layer count, as gemma_pytorch does).
+  } else if (config.n_layers == (gemma2 ? 46 : 62)) {
+    // Gemma 2 and 3 27B scale by their query_pre_attn_scalar, n_embd /
+    // n_heads (llama.cpp tells the member by its layer count, as
+    // gemma_pytorch does).
     config.attention_scale = 1.0f / std::sqrt(float(config.n_embd / config.n_heads));
   }
   // llama.cpp: a shared layer reads the last layer of its kind that keeps

@@ -53,6 +53,7 @@ struct GemmaConfig {
   kernels::RopeParams sliding_rope;
   int64_t per_layer_embedding = 0;  // width of each layer's token embedding; 0: none
   float final_softcap = 0.0f;       // logits = c tanh(logits / c) when set
+  float attention_softcap = 0.0f;   // Gemma 2: scores = c tanh(scores / c) when set
 };
 
 struct ModelConfig {

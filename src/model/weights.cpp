@@ -211,10 +211,14 @@ Result<LayerWeights> bind_gemma4_layer(const gguf::GgufFile& file, const ModelCo
   const int64_t q_dim = c.n_heads * head_dim, kv_dim = c.kv_dim_of(i);
   INGOT_ASSIGN_OR_RETURN(layer.attn_norm, blk.vector("attn_norm.weight", c.n_embd));
   INGOT_ASSIGN_OR_RETURN(layer.wq, blk.matrix("attn_q.weight", q_dim, c.n_embd));
-  INGOT_ASSIGN_OR_RETURN(layer.q_norm, blk.vector("attn_q_norm.weight", head_dim));
+  if (c.traits.qk_norm) {  // Gemma 2 has none
+    INGOT_ASSIGN_OR_RETURN(layer.q_norm, blk.vector("attn_q_norm.weight", head_dim));
+  }
   if (c.kv_source[size_t(i)] == i) {
     INGOT_ASSIGN_OR_RETURN(layer.wk, blk.matrix("attn_k.weight", kv_dim, c.n_embd));
-    INGOT_ASSIGN_OR_RETURN(layer.k_norm, blk.vector("attn_k_norm.weight", head_dim));
+    if (c.traits.qk_norm) {
+      INGOT_ASSIGN_OR_RETURN(layer.k_norm, blk.vector("attn_k_norm.weight", head_dim));
+    }
     if (blk.has("attn_v.weight")) {
       INGOT_ASSIGN_OR_RETURN(layer.wv, blk.matrix("attn_v.weight", kv_dim, c.n_embd));
     }

@@ -25,17 +25,19 @@ std::vector<uint16_t> random_f16(int64_t n, float scale, uint32_t seed) {
   return v;
 }
 
-// softmax(scale q.K) V in double, the whole context at once.
+// softmax(scale q.K) V in double, the whole context at once; with a
+// softcap c each score is c tanh(score / c) first.
 std::vector<float> attention_by_definition(const std::vector<float>& q,
                                            const std::vector<uint16_t>& k,
                                            const std::vector<uint16_t>& v, int64_t n,
-                                           int64_t head_dim, double scale) {
+                                           int64_t head_dim, double scale, double softcap = 0) {
   std::vector<double> scores(n);
   double max = -INFINITY;
   for (int64_t j = 0; j < n; ++j) {
     double dot = 0;
     for (int64_t d = 0; d < head_dim; ++d) dot += q[d] * double(f16_to_f32(k[j * head_dim + d]));
     scores[j] = scale * dot;
+    if (softcap > 0) scores[j] = softcap * std::tanh(scores[j] / softcap);
     max = std::max(max, scores[j]);
   }
   double sum = 0;
@@ -50,7 +52,7 @@ std::vector<float> attention_by_definition(const std::vector<float>& q,
 }
 
 using AccumulateFn = void (*)(const float*, int64_t, const uint16_t*, int64_t, const uint16_t*,
-                              int64_t, int64_t, float, AttentionState*, float*);
+                              int64_t, int64_t, ScoreScale, AttentionState*, float*);
 
 // The cache's key layout: dimension-major, positions `stride` apart.
 std::vector<uint16_t> transpose(const std::vector<uint16_t>& k, int64_t n, int64_t head_dim) {
@@ -66,7 +68,7 @@ std::vector<uint16_t> transpose(const std::vector<uint16_t>& k, int64_t n, int64
 std::vector<float> attention_in_runs(AccumulateFn accumulate, const std::vector<float>& q,
                                      int64_t n_q, const std::vector<uint16_t>& k,
                                      const std::vector<uint16_t>& v, int64_t n, int64_t head_dim,
-                                     float scale, int64_t run) {
+                                     ScoreScale scale, int64_t run) {
   const std::vector<uint16_t> keys = transpose(k, n, head_dim);
   std::vector<float> out(n_q * head_dim);
   std::vector<AttentionState> states(n_q);
@@ -145,6 +147,46 @@ TEST(Attention, Avx2MatchesScalar) {
         }
       }
     }
+  }
+}
+
+// Gemma 2's soft-capped scores: the scalar path against the definition,
+// the vector paths against the scalar one, with scores large enough that
+// the cap bends them.
+TEST(Attention, SoftCappedScoresMatchTheDefinitionOnEveryPath) {
+  const int64_t n_q = 3, head_dim = 64, n = 70;
+  std::vector<float> q = random_floats(n_q * head_dim, 4.0f, 16);
+  std::vector<uint16_t> k = random_f16(n * head_dim, 2.0f, 17);
+  std::vector<uint16_t> v = random_f16(n * head_dim, 1.0f, 18);
+  const ScoreScale scale(1.0f / std::sqrt(float(head_dim)), 2.0f);
+  std::vector<float> expected;
+  for (int64_t h = 0; h < n_q; ++h) {
+    std::vector<float> q_h(q.begin() + h * head_dim, q.begin() + (h + 1) * head_dim);
+    std::vector<float> out =
+        attention_by_definition(q_h, k, v, n, head_dim, scale.scale, scale.softcap);
+    expected.insert(expected.end(), out.begin(), out.end());
+  }
+  const std::vector<float> scalar_out =
+      attention_in_runs(&scalar::attention_accumulate, q, n_q, k, v, n, head_dim, scale, 32);
+  expect_close(scalar_out, expected, 1e-5f);
+  // Uncapped, the result differs: the cap is applied.
+  const std::vector<float> uncapped =
+      attention_in_runs(&scalar::attention_accumulate, q, n_q, k, v, n, head_dim, scale.scale, 32);
+  float largest_change = 0.0f;
+  for (size_t i = 0; i < uncapped.size(); ++i) {
+    largest_change = std::max(largest_change, std::fabs(uncapped[i] - scalar_out[i]));
+  }
+  EXPECT_GT(largest_change, 1e-2f);
+  if (__builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512bw")) {
+    expect_close(
+        attention_in_runs(&avx512::attention_accumulate, q, n_q, k, v, n, head_dim, scale, 32),
+        scalar_out, 1e-5f);
+  }
+  if (__builtin_cpu_supports("avx2") && __builtin_cpu_supports("fma") &&
+      __builtin_cpu_supports("f16c")) {
+    expect_close(
+        attention_in_runs(&avx2::attention_accumulate, q, n_q, k, v, n, head_dim, scale, 32),
+        scalar_out, 1e-5f);
   }
 }
 

@@ -69,6 +69,30 @@ TEST(SyntheticModels, Gemma4GlobalLayersHaveTheirOwnKvHeadCount) {
   EXPECT_EQ((*model)->weights().layers[1].wv.rows, 0);  // keys read as values
 }
 
+// What llama.cpp assumes where a Gemma 2 or 3 file is silent: Gemma 2's
+// sliding layers every other one, Gemma 3's five in six, the latter's
+// sliding RoPE at base 10000 and never scaled; and Gemma 2's score cap.
+TEST(SyntheticModels, Gemma2And3TakeLlamaCppsDefaultsForWhatTheirFilesLeaveOut) {
+  INGOT_REQUIRE_SHARED();
+  auto gemma2 = Model::load(synthesize("tiny-gemma2-f16"));
+  ASSERT_TRUE(gemma2.ok()) << gemma2.error().describe();
+  const ModelConfig& two = (*gemma2)->config();
+  EXPECT_EQ(two.gemma.sliding, (std::vector<bool>{true, false, true, false}));
+  EXPECT_FLOAT_EQ(two.gemma.attention_softcap, 0.2f);
+  EXPECT_FLOAT_EQ(two.gemma.final_softcap, 30.0f);
+  EXPECT_TRUE((*gemma2)->weights().layers[0].q_norm.empty());
+
+  auto gemma3 = Model::load(synthesize("tiny-gemma3-f16"));
+  ASSERT_TRUE(gemma3.ok()) << gemma3.error().describe();
+  const ModelConfig& three = (*gemma3)->config();
+  EXPECT_EQ(three.gemma.sliding, (std::vector<bool>{true, true, true, true, true, false}));
+  EXPECT_FLOAT_EQ(three.rope.freq_scale, 1.0f / 8.0f);
+  EXPECT_FLOAT_EQ(three.gemma.sliding_rope.freq_scale, 1.0f);
+  EXPECT_FLOAT_EQ(three.gemma.sliding_rope.freq_base, 10000.0f);
+  EXPECT_FLOAT_EQ(three.gemma.attention_softcap, 0.0f);
+  EXPECT_FLOAT_EQ(three.gemma.final_softcap, 0.0f);
+}
+
 class SyntheticGoldenParity : public ::testing::TestWithParam<std::string> {};
 
 TEST_P(SyntheticGoldenParity, TeacherForcedLogitsMatchLlamaCpp) {
@@ -96,15 +120,16 @@ TEST_P(SyntheticGoldenParity, InterleavedSequencesInOneBatchGiveTheSameLogits) {
 // in the shared models' golden tests, and the architectures' code is the
 // same for every type.
 #if defined(INGOT_UNDER_SANITIZERS)
-const auto kSynthesizedModels =
-    ::testing::Values("tiny-qwen3moe-f16", "tiny-qwen35-f16", "tiny-qwen35moe-f16",
-                      "tiny-gemma3-f16", "tiny-gemma4-f16", "tiny-gemma4moe-f16");
+const auto kSynthesizedModels = ::testing::Values(
+    "tiny-qwen3moe-f16", "tiny-qwen35-f16", "tiny-qwen35moe-f16", "tiny-gemma2-f16",
+    "tiny-gemma3-f16", "tiny-gemma4-f16", "tiny-gemma4moe-f16");
 #else
 const auto kSynthesizedModels = ::testing::Values(
     "tiny-qwen3moe-f16", "tiny-qwen3moe-q8_0", "tiny-qwen35-f16", "tiny-qwen35-q8_0",
     "tiny-qwen35-q4_k_m", "tiny-qwen35moe-f16", "tiny-qwen35moe-q8_0", "tiny-qwen35moe-q4_k_m",
-    "tiny-gemma3-f16", "tiny-gemma3-q8_0", "tiny-gemma3-q4_k_m", "tiny-gemma4-f16",
-    "tiny-gemma4-q8_0", "tiny-gemma4-q4_k_m", "tiny-gemma4moe-f16");
+    "tiny-gemma2-f16", "tiny-gemma2-q8_0", "tiny-gemma2-q4_k_m", "tiny-gemma3-f16",
+    "tiny-gemma3-q8_0", "tiny-gemma3-q4_k_m", "tiny-gemma4-f16", "tiny-gemma4-q8_0",
+    "tiny-gemma4-q4_k_m", "tiny-gemma4moe-f16");
 #endif
 
 INSTANTIATE_TEST_SUITE_P(SynthesizedModels, SyntheticGoldenParity, kSynthesizedModels,

@@ -46,13 +46,14 @@ void write_linear_attention(const Shape& s, const Key& key, gguf::GgufWriter& w)
   w.set_u32(key("ssm.inner_size"), static_cast<uint32_t>(l.value_heads * l.state_size));
 }
 
-// Gemma 3 as its converter writes it: a window, the sliding layers' pattern
-// and RoPE base left to llama.cpp's defaults (every sixth layer global,
-// base 10000).
+// Gemma 2 and 3 as their converters write them: a window and the caps, the
+// sliding layers' pattern and RoPE base left to llama.cpp's defaults.
 template <typename Key>
 void write_gemma3(const Shape& s, const Key& key, gguf::GgufWriter& w) {
   const GemmaShape& g = s.gemma;
   w.set_u32(key("attention.sliding_window"), static_cast<uint32_t>(g.sliding_window));
+  if (g.attention_softcap > 0) w.set_f32(key("attn_logit_softcapping"), g.attention_softcap);
+  if (g.final_softcap > 0) w.set_f32(key("final_logit_softcapping"), g.final_softcap);
   if (g.global_rope_linear > 0) {
     w.set_string(key("rope.scaling.type"), "linear");
     w.set_f32(key("rope.scaling.factor"), g.global_rope_linear);
@@ -109,7 +110,7 @@ void write_hyperparameters(const Shape& s, gguf::GgufWriter& w) {
     w.set_i32s(key("rope.dimension_sections"), s.rope_sections);
   }
   if (s.full_attention_interval > 0) write_linear_attention(s, key, w);
-  if (s.architecture == "gemma3") write_gemma3(s, key, w);
+  if (s.architecture == "gemma2" || s.architecture == "gemma3") write_gemma3(s, key, w);
   if (s.architecture == "gemma4") write_gemma4(s, key, w);
   if (s.moe.experts > 0) {
     w.set_u32(key("expert_count"), static_cast<uint32_t>(s.moe.experts));

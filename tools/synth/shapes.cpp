@@ -38,6 +38,11 @@ constexpr Shape kShapes[] = {
     // 4B and larger members.
     {"tiny-gemma3",   "gemma3", 256,   6,    4,    2,  64,      512,  false, true,   true, 1e6,    8192,   1e-6f,
      0, {}, 0, {}, {}, {6, 8, 64, 1e4, 0, 0, 0.0f, 0, false, 8.0f}},
+    // Gemma 2 in small: sliding and global layers taking turns (window 8),
+    // no q/k norms, its scores soft-capped at 0.2 (trained Gemma 2's 50 would
+    // never bend random weights' small scores) and its logits at 30.
+    {"tiny-gemma2",   "gemma2", 256,   4,    4,    2,  64,      512,  false, false,  true, 1e4,    8192,   1e-6f,
+     0, {}, 0, {}, {}, {2, 8, 64, 1e4, 0, 0, 30.0f, 0, false, 0.0f, 0.2f}},
     // Gemma 4's mixture-of-experts member in small: 2 of 8 GELU experts
     // beside the dense feed-forward, no per-layer embeddings, no shared KV;
     // as in the 26B-A4B, its global layers have fewer KV heads than its

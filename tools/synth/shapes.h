@@ -50,6 +50,8 @@ struct GemmaShape {
   // Gemma 3's long-context members: the global layers' linear RoPE scaling
   // factor (rope.scaling.*; the sliding layers are never scaled); 0: none.
   float global_rope_linear = 0;
+  // Gemma 2's score cap (attn_logit_softcapping); 0: not written.
+  float attention_softcap = 0;
 
   bool is_sliding(int64_t layer) const { return (layer + 1) % global_every != 0; }
 };

@@ -83,11 +83,11 @@ void plan_gemma4_block(const Shape& s, int64_t layer, const AddTensor& add) {
     if (s.has_value_projection(layer)) {
       add("attn_v.weight", {s.hidden, kv_width}, TensorRole::kAttentionV);
     }
-    add("attn_k_norm.weight", {head_dim}, TensorRole::kQueryKeyNorm);
+    if (s.qk_norm) add("attn_k_norm.weight", {head_dim}, TensorRole::kQueryKeyNorm);
   }
   // Gemma 4 leaves the scores unscaled: trained q/k norm weights keep them
-  // small, and ones would make every softmax a near-argmax.
-  add("attn_q_norm.weight", {head_dim}, TensorRole::kQueryKeyNorm);
+  // small, and ones would make every softmax a near-argmax. Gemma 2 has none.
+  if (s.qk_norm) add("attn_q_norm.weight", {head_dim}, TensorRole::kQueryKeyNorm);
   add("attn_output.weight", {s.heads * head_dim, s.hidden}, TensorRole::kOtherWeight);
   add("post_attention_norm.weight", {s.hidden}, TensorRole::kNorm);
   add("ffn_norm.weight", {s.hidden}, TensorRole::kNorm);
