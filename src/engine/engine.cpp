@@ -67,6 +67,7 @@ Engine::Engine(model::Model& model, const tokenizer::Tokenizer& tokenizer, Engin
       pool_(options.threads > 0 ? options.threads : ThreadPool::default_thread_count()),
       cache_(
           model.make_cache(context_size_ * options.parallel, prompt_cache_cells(options, model))) {
+  model.prepare_for_context(context_size_);
   // A recurrent state cannot be shared by block: hybrid models keep each
   // slot's own prefix (and its snapshots) instead.
   if (cache_.recurrent().empty_shape()) cache_.share_prefixes();

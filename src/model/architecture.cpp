@@ -9,6 +9,8 @@ using kernels::RopeLayout;
 // converter permutes their q/k weights so adjacent-pair RoPE applies.
 constexpr ArchitectureTraits kArchitectures[] = {
     {Architecture::kLlama, "llama", RopeLayout::kAdjacentPairs, false, false},
+    // Phi-3 and Phi-4-mini: fused qkv and gate/up matrices, LongRoPE factors.
+    {Architecture::kPhi3, "phi3", RopeLayout::kHalves, false, false},
     {Architecture::kQwen2, "qwen2", RopeLayout::kHalves, true, false},
     {Architecture::kQwen3, "qwen3", RopeLayout::kHalves, false, true},
     {Architecture::kQwen3Moe, "qwen3moe", RopeLayout::kHalves, false, true, false, true},

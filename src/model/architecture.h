@@ -13,6 +13,7 @@ namespace ingot::model {
 
 enum class Architecture {
   kLlama,
+  kPhi3,
   kQwen2,
   kQwen3,
   kQwen3Moe,

@@ -43,6 +43,9 @@ class ForwardPass {
   // at the position before it. `cache` is the block's own (one layer).
   // The logits predict the token after each entry's successor; the batch
   // may keep hidden states, the block's own, for a next prediction.
+  // Rebuilds the rotation from the config's RoPE (Model::prepare_for_context).
+  void reset_rope() { rope_ = kernels::Rope(config_.rope); }
+
   Result<Logits> run_prediction(const Batch& batch, const float* hidden, KvCache& cache,
                                 ThreadPool& pool);
 

@@ -27,6 +27,15 @@ Model::Model(gguf::GgufFile file, ModelConfig config, ModelWeights weights)
       forward_pass_(config_, weights_),
       prediction_pass_(config_, weights_) {}
 
+void Model::prepare_for_context(int64_t context_per_sequence) {
+  if (config_.long_rope_factors.empty()) return;
+  config_.rope.freq_factors = context_per_sequence > config_.rope_original_context
+                                  ? config_.long_rope_factors
+                                  : config_.short_rope_factors;
+  forward_pass_.reset_rope();
+  prediction_pass_.reset_rope();
+}
+
 int64_t Model::kv_bytes_per_position() const {
   int64_t bytes = 0;
   for (int64_t layer = 0; layer < config_.n_layers; ++layer) {

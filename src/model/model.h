@@ -30,6 +30,11 @@ class Model {
   // The file, for the tokenizer and chat template in its metadata.
   const gguf::GgufFile& file() const { return file_; }
 
+  // LongRoPE files rotate by their long factors when each sequence may run
+  // past the original context, else by their short ones, as llama.cpp
+  // chooses by the context it is given; other files are left as they are.
+  void prepare_for_context(int64_t context_per_sequence);
+
   // A cache for `n_cells` positions over all sequences together.
   // `cache_cells` more for the prompt cache (see KvCache).
   KvCache make_cache(int64_t n_cells, int64_t cache_cells = 0) const;

@@ -31,6 +31,11 @@ Status read_rope(const gguf::Metadata& metadata, ModelConfig& config) {
     return invalid_format("rope.dimension_count must be even and at most the head size");
   }
   rope.freq_base = optional_float(metadata, "rope.freq_base", 10000.0f);
+  // llama.cpp scales cos and sin by the file's attention factor whatever
+  // the scaling (LongRoPE writes one).
+  rope.attn_factor = optional_float(metadata, "rope.scaling.attn_factor", 1.0f);
+  config.rope_original_context =
+      optional_count(metadata, "rope.scaling.original_context_length", config.context_length);
   // Older files give a linear factor as rope.scale_linear; newer ones a
   // type and a factor.
   const std::string type =

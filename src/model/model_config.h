@@ -70,6 +70,11 @@ struct ModelConfig {
   int64_t context_length = 0;  // the training context
   float rms_eps = 1e-5f;
   kernels::RopeParams rope;  // freq_factors are bound with the weights
+  // LongRoPE (Phi-3): the factors for contexts beyond rope_original_context;
+  // rope.freq_factors holds the short ones until then.
+  std::vector<float> long_rope_factors;
+  std::vector<float> short_rope_factors;
+  int64_t rope_original_context = 0;
 
   // Hybrid models: which layers are linear attention. Each layer has an
   // index among the layers of its kind, for the KV cache and the

@@ -110,6 +110,13 @@ struct LayerTensors {
   }
 };
 
+// Rows [first, first + rows) of `w`, as a matrix of their own.
+WeightMatrix row_range(WeightMatrix w, int64_t first, int64_t rows) {
+  w.data = static_cast<const uint8_t*>(w.data) + size_t(first) * w.row_stride;
+  w.rows = rows;
+  return w;
+}
+
 // Each expert's gate, up and down matrices, from the stacked
 // ffn_{gate,up,down}_exps tensors (both kinds of mixture store them so).
 Status bind_stacked_experts(const LayerTensors& blk, const ModelConfig& c, bool gate_and_up,
@@ -150,6 +157,13 @@ Status bind_feed_forward(const gguf::GgufFile& file, const ModelConfig& c, int64
   const std::string_view norm = c.traits.hybrid ? "post_attention_norm.weight" : "ffn_norm.weight";
   INGOT_ASSIGN_OR_RETURN(layer.ffn_norm, blk.vector(norm, c.n_embd));
   if (c.experts.count > 0) return bind_expert_feed_forward(file, c, i, layer);
+  if (!blk.has("ffn_gate.weight")) {  // Phi-3: the gate's rows, then the up projection's
+    INGOT_ASSIGN_OR_RETURN(WeightMatrix both, blk.matrix("ffn_up.weight", 2 * c.n_ff, c.n_embd));
+    layer.gate = row_range(both, 0, c.n_ff);
+    layer.up = row_range(both, c.n_ff, c.n_ff);
+    INGOT_ASSIGN_OR_RETURN(layer.down, blk.matrix("ffn_down.weight", c.n_embd, c.n_ff));
+    return {};
+  }
   INGOT_ASSIGN_OR_RETURN(layer.gate, blk.matrix("ffn_gate.weight", c.n_ff, c.n_embd));
   INGOT_ASSIGN_OR_RETURN(layer.up, blk.matrix("ffn_up.weight", c.n_ff, c.n_embd));
   INGOT_ASSIGN_OR_RETURN(layer.down, blk.matrix("ffn_down.weight", c.n_embd, c.n_ff));
@@ -245,11 +259,19 @@ Result<LayerWeights> bind_gemma4_layer(const gguf::GgufFile& file, const ModelCo
 
 // A full-attention layer: the trunk's, or a prediction block's.
 Status bind_attention(const LayerTensors& blk, const ModelConfig& c, LayerWeights& layer) {
-  // A hybrid model's query projection gives each head's gate after its query.
-  const int64_t q_rows = c.traits.hybrid ? 2 * c.q_dim() : c.q_dim();
-  INGOT_ASSIGN_OR_RETURN(layer.wq, blk.matrix("attn_q.weight", q_rows, c.n_embd));
-  INGOT_ASSIGN_OR_RETURN(layer.wk, blk.matrix("attn_k.weight", c.kv_dim(), c.n_embd));
-  INGOT_ASSIGN_OR_RETURN(layer.wv, blk.matrix("attn_v.weight", c.kv_dim(), c.n_embd));
+  if (blk.has("attn_qkv.weight")) {  // Phi-3: q, k and v rows one after another
+    INGOT_ASSIGN_OR_RETURN(WeightMatrix qkv,
+                           blk.matrix("attn_qkv.weight", c.q_dim() + 2 * c.kv_dim(), c.n_embd));
+    layer.wq = row_range(qkv, 0, c.q_dim());
+    layer.wk = row_range(qkv, c.q_dim(), c.kv_dim());
+    layer.wv = row_range(qkv, c.q_dim() + c.kv_dim(), c.kv_dim());
+  } else {
+    // A hybrid model's query projection gives each head's gate after its query.
+    const int64_t q_rows = c.traits.hybrid ? 2 * c.q_dim() : c.q_dim();
+    INGOT_ASSIGN_OR_RETURN(layer.wq, blk.matrix("attn_q.weight", q_rows, c.n_embd));
+    INGOT_ASSIGN_OR_RETURN(layer.wk, blk.matrix("attn_k.weight", c.kv_dim(), c.n_embd));
+    INGOT_ASSIGN_OR_RETURN(layer.wv, blk.matrix("attn_v.weight", c.kv_dim(), c.n_embd));
+  }
   INGOT_ASSIGN_OR_RETURN(layer.wo, blk.matrix("attn_output.weight", c.n_embd, c.q_dim()));
   if (c.traits.qkv_bias) {
     INGOT_ASSIGN_OR_RETURN(layer.bq, blk.vector("attn_q.bias", c.q_dim()));
@@ -474,6 +496,15 @@ Result<ModelWeights> ModelWeights::bind(const gguf::GgufFile& file, ModelConfig&
   if (file.find_tensor("rope_freqs.weight") != nullptr) {
     INGOT_ASSIGN_OR_RETURN(config.rope.freq_factors,
                            read_vector(file, "rope_freqs.weight", config.rope.n_rot / 2));
+  }
+  // LongRoPE: the short factors serve contexts up to the original one, the
+  // long ones longer contexts (Model::prepare_for_context).
+  if (file.find_tensor("rope_factors_short.weight") != nullptr) {
+    INGOT_ASSIGN_OR_RETURN(config.short_rope_factors,
+                           read_vector(file, "rope_factors_short.weight", config.rope.n_rot / 2));
+    config.rope.freq_factors = config.short_rope_factors;
+    INGOT_ASSIGN_OR_RETURN(config.long_rope_factors,
+                           read_vector(file, "rope_factors_long.weight", config.rope.n_rot / 2));
   }
   return weights;
 }

@@ -6,6 +6,7 @@
 #include <fmt/format.h>
 
 #include <CLI/CLI.hpp>
+#include <cmath>
 #include <cstdio>
 #include <fstream>
 #include <iterator>
@@ -111,6 +112,17 @@ void write_hyperparameters(const Shape& s, gguf::GgufWriter& w) {
   }
   if (s.full_attention_interval > 0) write_linear_attention(s, key, w);
   if (s.architecture == "gemma2" || s.architecture == "gemma3") write_gemma3(s, key, w);
+  if (s.rope_original_context > 0) {
+    // As Phi-3's converter writes LongRoPE: the original context, and the
+    // attention factor sqrt(1 + ln(s) / ln(original)) for s the trained
+    // context over it.
+    const double scale = double(s.context) / double(s.rope_original_context);
+    w.set_u32(key("rope.scaling.original_context_length"),
+              static_cast<uint32_t>(s.rope_original_context));
+    w.set_f32(key("rope.scaling.attn_factor"),
+              float(std::sqrt(1.0 + std::log(scale) / std::log(double(s.rope_original_context)))));
+    w.set_u32(key("attention.sliding_window"), 0);
+  }
   if (s.architecture == "gemma4") write_gemma4(s, key, w);
   if (s.moe.experts > 0) {
     w.set_u32(key("expert_count"), static_cast<uint32_t>(s.moe.experts));

@@ -49,6 +49,8 @@ gguf::GgufWriter::Filler random_filler(const PlannedTensor& tensor, kernels::Ele
         case TensorRole::kLayerScale:
         case TensorRole::kScale:
           return 0.5f + uniform(rng);
+        case TensorRole::kLongRopeFactors:
+          return 1.0f + 2.0f * uniform(rng);
         case TensorRole::kRouterInputScale:
           return 8.0f * std::sqrt(float(row_length)) * (0.5f + uniform(rng));
         case TensorRole::kQueryKeyNorm:

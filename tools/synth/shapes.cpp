@@ -9,6 +9,14 @@ constexpr Shape kShapes[] = {
     {"tiny",          "qwen3",  256,   2,    4,    2,  64,      768,  false, true,   true, 1e6,    8192,   1e-6f},
     {"tiny-qwen2",    "qwen2",  256,   2,    4,    2,  64,      768,  true,  false,  true, 1e6,    8192,   1e-6f},
     {"tiny-llama",    "llama",  256,   2,    4,    2,  64,      768,  false, false,  false, 5e5,   8192,   1e-5f},
+    // Phi-3.5 / Phi-4-mini in small: fused q/k/v and gate/up, 48 of 64
+    // dimensions rotated, LongRoPE factors with an original context of 4096
+    // (tiny-phi3) or 256 (tiny-phi3-long, whose golden context of 512 takes
+    // the long factors).
+    {"tiny-phi3",     "phi3",   256,   2,    4,    2,  64,      512,  false, false,  false, 1e4,   131072, 1e-5f,
+     0, {}, 48, {}, {}, {}, 0, 4096},
+    {"tiny-phi3-long", "phi3",  256,   2,    4,    2,  64,      512,  false, false,  false, 1e4,   131072, 1e-5f,
+     0, {}, 48, {}, {}, {}, 0, 256},
     // Qwen3-MoE in small: qwen3's attention, 2 of 8 routed experts in place
     // of the feed-forward, no shared expert (Qwen3-30B-A3B's layout).
     {"tiny-qwen3moe", "qwen3moe", 256, 2,    4,    2,  64,      768,  false, true,   true, 1e6,    8192,   1e-6f,

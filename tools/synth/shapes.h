@@ -83,6 +83,9 @@ struct Shape {
   // (nextn_predict_layers): a full-attention block fed the embedding of a
   // token and the trunk's hidden state before it.
   int64_t nextn_layers = 0;
+  // Phi-3's LongRoPE: short and long per-pair factors and the context the
+  // short ones serve (rope.scaling.original_context_length); 0: none.
+  int64_t rope_original_context = 0;
 
   int64_t head_dim_of(int64_t layer) const {
     return gemma.global_every > 0 && gemma.is_sliding(layer) ? gemma.sliding_head_dim : head_dim;

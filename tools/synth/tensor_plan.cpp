@@ -138,6 +138,16 @@ void plan_nextn_block(const Shape& s, int64_t layer, std::vector<PlannedTensor>&
   add("nextn.shared_head_norm.weight", {s.hidden}, TensorRole::kNorm);
 }
 
+// Phi-3: q, k and v in one matrix, the feed-forward's gate and up in one.
+void plan_phi3_block(const Shape& s, const AddTensor& add) {
+  const int64_t q_width = s.heads * s.head_dim, kv_width = s.kv_heads * s.head_dim;
+  add("attn_qkv.weight", {s.hidden, q_width + 2 * kv_width}, TensorRole::kOtherWeight);
+  add("attn_output.weight", {q_width, s.hidden}, TensorRole::kOtherWeight);
+  add("ffn_norm.weight", {s.hidden}, TensorRole::kNorm);
+  add("ffn_up.weight", {s.hidden, 2 * s.feed_forward}, TensorRole::kOtherWeight);
+  add("ffn_down.weight", {s.feed_forward, s.hidden}, TensorRole::kFeedForwardDown);
+}
+
 void plan_block(const Shape& s, int64_t layer, std::vector<PlannedTensor>& out) {
   const AddTensor add = layer_adder(layer, out);
   if (s.full_attention_interval > 0) {
@@ -151,6 +161,10 @@ void plan_block(const Shape& s, int64_t layer, std::vector<PlannedTensor>& out) 
   int64_t q_width = s.heads * s.head_dim;
   int64_t kv_width = s.kv_heads * s.head_dim;
   add("attn_norm.weight", {s.hidden}, TensorRole::kNorm);
+  if (s.architecture == "phi3") {
+    plan_phi3_block(s, add);
+    return;
+  }
   add("attn_q.weight", {s.hidden, q_width}, TensorRole::kOtherWeight);
   add("attn_k.weight", {s.hidden, kv_width}, TensorRole::kOtherWeight);
   add("attn_v.weight", {s.hidden, kv_width}, TensorRole::kAttentionV);
@@ -191,6 +205,12 @@ std::vector<PlannedTensor> plan_tensors(const Shape& shape, int64_t vocabulary_s
   }
   if (shape.architecture == "gemma4") {
     tensors.push_back({"rope_freqs.weight", {shape.head_dim / 2}, TensorRole::kRopeFactors, -1});
+  }
+  if (shape.rope_original_context > 0) {
+    const int64_t pairs = (shape.rope_dims > 0 ? shape.rope_dims : shape.head_dim) / 2;
+    for (const char* name : {"rope_factors_long.weight", "rope_factors_short.weight"}) {
+      tensors.push_back({name, {pairs}, TensorRole::kLongRopeFactors, -1});
+    }
   }
   for (int64_t layer = 0; layer < shape.layers; ++layer) plan_block(shape, layer, tensors);
   for (int64_t i = 0; i < shape.nextn_layers; ++i) {

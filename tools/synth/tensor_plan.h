@@ -34,6 +34,8 @@ enum class TensorRole {
   // trained one does. Near-even routing would let a rounding difference
   // swap an expert and fail a parity test that is otherwise exact.
   kRouterInputScale,
+  // LongRoPE's per-pair frequency divisors: between 1 and 3, F32.
+  kLongRopeFactors,
 };
 
 struct PlannedTensor {

@@ -87,6 +87,7 @@ ElementType element_type_for(const PlannedTensor& tensor, WeightPreset preset, c
     case TensorRole::kQueryKeyNorm:
     case TensorRole::kScale:
     case TensorRole::kRouterInputScale:
+    case TensorRole::kLongRopeFactors:
       return ElementType::kF32;
     default:
       break;
