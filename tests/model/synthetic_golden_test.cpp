@@ -110,9 +110,11 @@ TEST_P(SyntheticGoldenParity, TeacherForcedLogitsMatchLlamaCpp) {
   run_sequentially(**model, read_fixture(name), tolerance, pool).expect_within(tolerance, name);
 }
 
+// Batching is the same code whatever the weights' type: the F16 files run it.
 TEST_P(SyntheticGoldenParity, InterleavedSequencesInOneBatchGiveTheSameLogits) {
   INGOT_REQUIRE_SHARED();
   const std::string name = GetParam();
+  if (!name.ends_with("f16")) GTEST_SKIP() << "batching is checked on the F16 file";
   auto model = Model::load(synthesize(name));
   ASSERT_TRUE(model.ok()) << model.error().describe();
   (*model)->prepare_for_context(kGoldenContext);
