@@ -120,6 +120,20 @@ TEST(Doctor, Gemma4CountsKeysOnlyForLayersThatKeepThem) {
   EXPECT_EQ(memory["kv_cache_bytes"], (2 * 64 + 2 * 128) * 2 * 2 * 2 * 1024);
 }
 
+// A per-layer head_count_kv: each layer's keys and values at its own count.
+TEST(Doctor, Gemma4CountsEachLayersOwnKvHeads) {
+  INGOT_REQUIRE_SHARED();
+  const std::string model = synthetic_model("tiny-gemma4moe", "f16");
+  CommandResult result =
+      run_command({ingot_binary(), "doctor", "--json", "--model", model, "--ctx", "1024"});
+  ASSERT_EQ(result.exit_code, 0) << result.err;
+  json memory = json::parse(result.out)["memory"];
+  // Two sliding layers (2 KV heads of 64) and two global ones (1 of 128).
+  EXPECT_EQ(memory["kv_cache_bytes"], (2 * (2 * 64) + 2 * (1 * 128)) * 2 * 2 * 1024);
+  CommandResult text = run_command({ingot_binary(), "doctor", "--model", model});
+  EXPECT_NE(text.out.find("KV heads 1-2 by layer"), std::string::npos) << text.out;
+}
+
 TEST(Doctor, Stories260KFacts) {
   INGOT_REQUIRE_SHARED();
   json facts = doctor_json("models/stories260K.gguf");
