@@ -71,7 +71,9 @@ ForwardPass::AttentionShape ForwardPass::kind_shape(bool sliding) const {
   s.rope = sliding ? &sliding_rope_ : &rope_;
   s.cos = sliding ? sliding_cos_.data() : rope_cos_.data();
   s.sin = sliding ? sliding_sin_.data() : rope_sin_.data();
-  s.scale = c.attention_scale > 0 ? c.attention_scale : 1.0f / std::sqrt(float(s.head_dim));
+  s.scale = kernels::ScoreScale(
+      c.attention_scale > 0 ? c.attention_scale : 1.0f / std::sqrt(float(s.head_dim)),
+      c.gemma.attention_softcap);
   return s;
 }
 
@@ -408,7 +410,7 @@ void ForwardPass::attend(const AttentionShape& s, const Batch& batch, const KvCa
         kernels::attention_accumulate(
             q, group, cache.keys(kv_layer, blocks[b], kv_head) + offset, block_size,
             cache.values(kv_layer, blocks[b], kv_head) + offset * head_dim, count, head_dim,
-            kernels::ScoreScale(s.scale, c.gemma.attention_softcap), states.data(), out);
+            s.scale, states.data(), out);
         start += count;
       }
       for (int64_t h = 0; h < group; ++h) {

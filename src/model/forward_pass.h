@@ -13,6 +13,7 @@
 #include <vector>
 
 #include "kernels/matmul.h"
+#include "kernels/ops_attention.h"
 #include "kernels/ops_rope.h"
 #include "model/batch.h"
 #include "model/expert_feed_forward.h"
@@ -62,7 +63,7 @@ class ForwardPass {
     const kernels::Rope* rope;
     const float* cos;  // the batch's angles, rope->n_rot() / 2 per token
     const float* sin;
-    float scale;
+    kernels::ScoreScale scale{1.0f};  // and Gemma 2's score cap
   };
   AttentionShape attention_shape(int64_t layer) const;
   AttentionShape kind_shape(bool sliding) const;

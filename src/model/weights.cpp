@@ -203,11 +203,9 @@ Status bind_gemma4_experts(const gguf::GgufFile& file, const ModelConfig& c, int
     INGOT_ASSIGN_OR_RETURN(std::vector<WeightMatrix> both,
                            bind_experts(file, blk.name("ffn_gate_up_exps.weight"), e.count,
                                         2 * e.feed_forward, c.n_embd));
-    for (WeightMatrix w : both) {
-      w.rows = e.feed_forward;
-      layer.expert_gate.push_back(w);
-      w.data = static_cast<const uint8_t*>(w.data) + size_t(e.feed_forward) * w.row_stride;
-      layer.expert_up.push_back(w);
+    for (const WeightMatrix& w : both) {
+      layer.expert_gate.push_back(row_range(w, 0, e.feed_forward));
+      layer.expert_up.push_back(row_range(w, e.feed_forward, e.feed_forward));
     }
   }
   INGOT_RETURN_IF_ERROR(bind_stacked_experts(blk, c, /*gate_and_up=*/!fused, layer));
@@ -217,8 +215,7 @@ Status bind_gemma4_experts(const gguf::GgufFile& file, const ModelConfig& c, int
   return {};
 }
 
-Result<LayerWeights> bind_gemma4_layer(const gguf::GgufFile& file, const ModelConfig& c,
-                                       int64_t i) {
+Result<LayerWeights> bind_gemma_layer(const gguf::GgufFile& file, const ModelConfig& c, int64_t i) {
   const LayerTensors blk{file, i};
   LayerWeights layer;
   const int64_t head_dim = c.head_dim_of(i);
@@ -287,7 +284,7 @@ Status bind_attention(const LayerTensors& blk, const ModelConfig& c, LayerWeight
 
 Result<LayerWeights> bind_layer(const gguf::GgufFile& file, const ModelConfig& c, int64_t i) {
   const LayerTensors blk{file, i};
-  if (c.traits.gemma) return bind_gemma4_layer(file, c, i);
+  if (c.traits.gemma) return bind_gemma_layer(file, c, i);
   LayerWeights layer;
   INGOT_ASSIGN_OR_RETURN(layer.attn_norm, blk.vector("attn_norm.weight", c.n_embd));
   INGOT_RETURN_IF_ERROR(bind_feed_forward(file, c, i, layer));

@@ -50,7 +50,7 @@ void write_linear_attention(const Shape& s, const Key& key, gguf::GgufWriter& w)
 // Gemma 2 and 3 as their converters write them: a window and the caps, the
 // sliding layers' pattern and RoPE base left to llama.cpp's defaults.
 template <typename Key>
-void write_gemma3(const Shape& s, const Key& key, gguf::GgufWriter& w) {
+void write_gemma2_and_3(const Shape& s, const Key& key, gguf::GgufWriter& w) {
   const GemmaShape& g = s.gemma;
   w.set_u32(key("attention.sliding_window"), static_cast<uint32_t>(g.sliding_window));
   if (g.attention_softcap > 0) w.set_f32(key("attn_logit_softcapping"), g.attention_softcap);
@@ -111,7 +111,7 @@ void write_hyperparameters(const Shape& s, gguf::GgufWriter& w) {
     w.set_i32s(key("rope.dimension_sections"), s.rope_sections);
   }
   if (s.full_attention_interval > 0) write_linear_attention(s, key, w);
-  if (s.architecture == "gemma2" || s.architecture == "gemma3") write_gemma3(s, key, w);
+  if (s.architecture == "gemma2" || s.architecture == "gemma3") write_gemma2_and_3(s, key, w);
   if (s.rope_original_context > 0) {
     // As Phi-3's converter writes LongRoPE: the original context, and the
     // attention factor sqrt(1 + ln(s) / ln(original)) for s the trained

@@ -72,7 +72,7 @@ void plan_hybrid_block(const Shape& s, bool recurrent, const AddTensor& add) {
   add("ffn_down.weight", {s.feed_forward, s.hidden}, TensorRole::kFeedForwardDown);
 }
 
-void plan_gemma4_block(const Shape& s, int64_t layer, const AddTensor& add) {
+void plan_gemma_block(const Shape& s, int64_t layer, const AddTensor& add) {
   const int64_t head_dim = s.head_dim_of(layer);
   const int64_t per_layer = s.gemma.per_layer_embedding;
   add("attn_norm.weight", {s.hidden}, TensorRole::kNorm);
@@ -155,7 +155,7 @@ void plan_block(const Shape& s, int64_t layer, std::vector<PlannedTensor>& out) 
     return;
   }
   if (s.gemma.global_every > 0) {
-    plan_gemma4_block(s, layer, add);
+    plan_gemma_block(s, layer, add);
     return;
   }
   int64_t q_width = s.heads * s.head_dim;
