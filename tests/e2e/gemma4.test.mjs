@@ -9,7 +9,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import OpenAI from 'openai';
-import { haveShared, ingotBinary, sharedDir, sharedModel, startServer } from './harness.mjs';
+import { haveShared, ingotBinary, sharedDir, sharedModel, startServer, wholeAndStreamed } from './harness.mjs';
 
 const skip = !haveShared() && '../shared is absent';
 const model = 'tiny-gemma4';
@@ -83,15 +83,10 @@ test('a Gemma 3 model with the Gemma chat template answers whole and streamed, t
   const gemma3 = await startServer(file, ['--parallel', '2', '--alias', 'gemma3']);
   try {
     const sdk = new OpenAI({ baseURL: gemma3.baseURL, apiKey: 'unused', maxRetries: 0 });
-    const ask = { model: 'gemma3', messages, max_tokens: 10, temperature: 0 };
-    const whole = await sdk.chat.completions.create(ask);
+    const { whole, text } = await wholeAndStreamed(sdk, { model: 'gemma3', messages, max_tokens: 10, temperature: 0 });
     assert.equal(whole.usage.completion_tokens, 10);
     // The Gemma template's turn markers, tokenized as the prompt.
     assert.ok(whole.usage.prompt_tokens > 10, JSON.stringify(whole.usage));
-    let text = '';
-    for await (const chunk of await sdk.chat.completions.create({ ...ask, stream: true })) {
-      text += chunk.choices[0]?.delta?.content ?? '';
-    }
     assert.equal(text, whole.choices[0].message.content);
   } finally {
     assert.equal(await gemma3.stop(), 0);

@@ -48,6 +48,17 @@ export function startServer(model, extraArgs = [], { binary = ingotBinary } = {}
   });
 }
 
+// One chat request answered whole, then streamed: the whole reply and the
+// text the stream's deltas add up to.
+export async function wholeAndStreamed(client, ask) {
+  const whole = await client.chat.completions.create(ask);
+  let text = '';
+  for await (const chunk of await client.chat.completions.create({ ...ask, stream: true })) {
+    text += chunk.choices[0]?.delta?.content ?? '';
+  }
+  return { whole, text };
+}
+
 export function stopServer(proc, signal = 'SIGTERM') {
   return new Promise((resolve) => {
     if (proc.exitCode !== null) return resolve(proc.exitCode);

@@ -8,7 +8,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import OpenAI from 'openai';
-import { haveShared, ingotBinary, sharedModel, startServer } from './harness.mjs';
+import { haveShared, ingotBinary, sharedModel, startServer, wholeAndStreamed } from './harness.mjs';
 
 const skip = !haveShared() && '../shared is absent';
 const model = 'tiny-qwen35';
@@ -48,13 +48,8 @@ for (const shape of ['tiny-qwen35moe', 'tiny-qwen3moe', 'tiny-phi3']) test(`a ${
   const moe = await startServer(synthesize(shape), ['--parallel', '2', '--alias', 'moe']);
   try {
     const sdk = new OpenAI({ baseURL: moe.baseURL, apiKey: 'unused', maxRetries: 0 });
-    const ask = { model: 'moe', messages, max_tokens: 12, temperature: 0 };
-    const whole = await sdk.chat.completions.create(ask);
+    const { whole, text } = await wholeAndStreamed(sdk, { model: 'moe', messages, max_tokens: 12, temperature: 0 });
     assert.equal(whole.usage.completion_tokens, 12);
-    let text = '';
-    for await (const chunk of await sdk.chat.completions.create({ ...ask, stream: true })) {
-      text += chunk.choices[0]?.delta?.content ?? '';
-    }
     assert.equal(text, whole.choices[0].message.content);
   } finally {
     assert.equal(await moe.stop(), 0);
