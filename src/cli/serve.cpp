@@ -41,6 +41,7 @@ struct ServeOptions {
   std::string spec = "none";
   int32_t draft_max = 3;
   std::optional<int64_t> cache_ram_mib;  // unset: kDefaultCacheRamMib or less
+  int64_t prompt_cache_mib = 4096;
 };
 
 // llama-server's default prompt cache, but never more than a quarter of the
@@ -79,6 +80,7 @@ int serve(ServeOptions options) {
   }
   options.engine.prepare_grammar = true;
   options.engine.cache_ram_bytes = cache_ram_bytes(options);
+  options.engine.prompt_cache_bytes = options.prompt_cache_mib << 20;
   if (options.mtp || options.spec == "mtp") options.engine.draft_tokens = options.draft_max;
   auto engine = engine::Engine::start(*loaded->model, *loaded->tokenizer, options.engine);
   if (!engine.ok()) {
@@ -193,6 +195,22 @@ void register_serve(CLI::App& app, int& exit_code) {
                    "a later request with the same prefix on any slot skips its prefill (0: none; "
                    "default 8192, at most a quarter of the free memory)")
       ->check(CLI::Range(int64_t{0}, int64_t{1} << 30));
+  command
+      ->add_option("--prompt-cache", options->engine.prompt_cache_dir,
+                   "Directory keeping the KV blocks of long prompt prefixes across restarts, so "
+                   "that a conversation re-sent after a restart skips its prefill")
+      ->type_name("DIR");
+  command
+      ->add_option("--prompt-cache-size", options->prompt_cache_mib,
+                   "MiB the --prompt-cache directory may hold; the least recently used blocks go "
+                   "first")
+      ->check(CLI::Range(int64_t{1}, int64_t{1} << 30))
+      ->capture_default_str();
+  command
+      ->add_option("--prompt-cache-min", options->engine.prompt_cache_min_tokens,
+                   "Shortest prefix, in tokens, whose blocks --prompt-cache writes")
+      ->check(CLI::Range(int64_t{0}, int64_t{1} << 30))
+      ->capture_default_str();
   command->add_option("--max-body", options->max_body_mib, "Largest request body, MiB")
       ->capture_default_str();
   command

@@ -22,6 +22,12 @@ Status check_options(const EngineOptions& options) {
   if (options.batch_size < 1) return invalid_argument("--batch-size must be at least 1");
   if (options.max_queue < 0) return invalid_argument("--max-queue must not be negative");
   if (options.cache_ram_bytes < 0) return invalid_argument("--cache-ram must not be negative");
+  if (options.prompt_cache_bytes < 1) {
+    return invalid_argument("--prompt-cache-size must be positive");
+  }
+  if (options.prompt_cache_min_tokens < 0) {
+    return invalid_argument("--prompt-cache-min must not be negative");
+  }
   if (options.context_size < 0) return invalid_argument("--ctx-size must not be negative");
   if (options.draft_tokens < 0 || options.draft_tokens > 16) {
     return invalid_argument("--draft-max must be between 0 and 16");
@@ -71,6 +77,7 @@ Engine::Engine(model::Model& model, const tokenizer::Tokenizer& tokenizer, Engin
   // A recurrent state cannot be shared by block: hybrid models keep each
   // slot's own prefix (and its snapshots) instead.
   if (cache_.recurrent().empty_shape()) cache_.share_prefixes();
+  if (!options.prompt_cache_dir.empty()) open_disk_cache();
   slots_.reserve(static_cast<size_t>(options.parallel));
   for (int32_t i = 0; i < options.parallel; ++i) slots_.emplace_back(i, tokenizer_);
   in_batch_.resize(slots_.size());
@@ -79,6 +86,25 @@ Engine::Engine(model::Model& model, const tokenizer::Tokenizer& tokenizer, Engin
                                          context_size_ * options.parallel, slots_.size());
   }
   if (options.prepare_grammar) make_masker();
+}
+
+void Engine::open_disk_cache() {
+  if (!cache_.shares_prefixes()) {
+    spdlog::warn(
+        "--prompt-cache: a hybrid model's prefixes are kept per slot, with their recurrent "
+        "state, not on disk");
+    return;
+  }
+  PromptDiskOptions disk;
+  disk.dir = options_.prompt_cache_dir;
+  disk.max_bytes = options_.prompt_cache_bytes;
+  disk_ = std::make_unique<DiskPrefixes>(std::move(disk), options_.prompt_cache_min_tokens, model_,
+                                         cache_);
+  if (!disk_->enabled()) disk_.reset();
+}
+
+void Engine::flush_disk_cache() {
+  if (disk_) disk_->flush();
 }
 
 Engine::~Engine() {
@@ -142,6 +168,10 @@ EngineStats Engine::stats() const {
   stats.kv_block_evictions = kv_block_evictions_.load();
   stats.drafted_tokens = drafted_.load();
   stats.accepted_drafts = accepted_.load();
+  if (disk_) {
+    stats.disk_cache = true;
+    stats.disk = disk_->stats();
+  }
   return stats;
 }
 
@@ -193,7 +223,9 @@ void Engine::step() {
     Slot& slot = slots_[i];
     if (in_batch_[i].prefill > 0) slot.committed_prefill(in_batch_[i].prefill);
     if (in_batch_[i].decodes) slot.committed_decode();
-    if (in_batch_[i].any()) cache_.publish(slot.sequence(), slot.cached());
+    if (!in_batch_[i].any()) continue;
+    cache_.publish(slot.sequence(), slot.cached());
+    if (disk_) disk_->save(cache_, slot.sequence(), slot.cached());
   }
   keep_recurrent_snapshots();
   score_prompts(*logits);
@@ -362,6 +394,7 @@ size_t Engine::attach_shared_prefix(const Slot& slot, const std::vector<int32_t>
                                     size_t reuse) {
   if (!cache_.shares_prefixes() || prompt.empty()) return reuse;
   const int64_t limit = static_cast<int64_t>(prompt.size()) - 1;
+  if (disk_) disk_->restore(cache_, prompt, limit);
   if (cache_.cached_prefix_length(prompt, limit) <= static_cast<int64_t>(reuse)) return reuse;
   const int64_t block = cache_.block_size();
   cache_.truncate(slot.sequence(), static_cast<int64_t>(reuse) / block * block);

@@ -14,9 +14,11 @@
 #include <deque>
 #include <memory>
 #include <mutex>
+#include <string>
 #include <thread>
 #include <vector>
 
+#include "engine/disk_prefixes.h"
 #include "engine/drafter.h"
 #include "engine/generation_request.h"
 #include "engine/request_handle.h"
@@ -51,6 +53,11 @@ struct EngineOptions {
   // every slot has moved on (--cache-ram). Attention-only models: a
   // recurrent state cannot be shared by block.
   int64_t cache_ram_bytes = 0;
+  // The prompt cache on disk (--prompt-cache DIR, engine/disk_prefixes.h):
+  // empty leaves it off. Attention-only models, as for cache_ram_bytes.
+  std::string prompt_cache_dir;
+  int64_t prompt_cache_bytes = int64_t{4096} << 20;  // --prompt-cache-size
+  int64_t prompt_cache_min_tokens = 256;             // --prompt-cache-min
 };
 
 struct EngineStats {
@@ -66,6 +73,8 @@ struct EngineStats {
   int64_t kv_block_evictions = 0;
   int64_t drafted_tokens = 0;  // multi-token prediction: drafts checked
   int64_t accepted_drafts = 0;
+  bool disk_cache = false;  // --prompt-cache in use
+  PromptDiskStats disk;
 };
 
 class Engine {
@@ -95,6 +104,8 @@ class Engine {
 
   // Cancels every request and stops the thread; later submits are refused.
   void stop();
+  // Returns once every prompt-cache block queued for the disk is written.
+  void flush_disk_cache();
 
  private:
   struct Pending {
@@ -105,6 +116,7 @@ class Engine {
 
   Engine(model::Model& model, const tokenizer::Tokenizer& tokenizer, EngineOptions options);
 
+  void open_disk_cache();
   void run();
   bool wait_for_work();
   void drop_cancelled();
@@ -155,6 +167,7 @@ class Engine {
     bool any() const { return prefill > 0 || decodes; }
   };
   std::vector<SlotInBatch> in_batch_;  // by slot
+  std::unique_ptr<DiskPrefixes> disk_;
   std::unique_ptr<Drafter> drafter_;
   std::vector<Drafter::SlotStep> slot_steps_;
   // Built at start (prepare_grammar) or at the first request with a

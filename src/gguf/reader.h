@@ -44,6 +44,7 @@ class GgufFile {
   uint64_t alignment() const { return alignment_; }
   uint64_t data_offset() const { return data_offset_; }
   size_t file_size() const { return bytes_.size(); }
+  std::span<const uint8_t> bytes() const { return bytes_; }
   const std::string& path() const { return file_.path(); }
 
  private:

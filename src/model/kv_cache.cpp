@@ -196,6 +196,66 @@ void KvCache::publish(SequenceId sequence, std::span<const int32_t> tokens) {
   }
 }
 
+uint64_t KvCache::first_prefix_hash() {
+  return kFirstBlockSeed;
+}
+
+uint64_t KvCache::next_prefix_hash(uint64_t previous, std::span<const int32_t> block_tokens) {
+  return chain_hash(previous, block_tokens);
+}
+
+size_t KvCache::layer_block_bytes(size_t layer) const {
+  const LayerShape& shape = layers_[layer];
+  return size_t(shape.kv_heads * block_size_ * shape.head_dim) * sizeof(uint16_t);
+}
+
+int64_t KvCache::block_bytes() const {
+  size_t bytes = 0;
+  for (size_t layer = 0; layer < layers_.size(); ++layer) bytes += 2 * layer_block_bytes(layer);
+  return int64_t(bytes);
+}
+
+std::span<const uint64_t> KvCache::prefix_hashes(SequenceId sequence) const {
+  auto it = sequences_.find(sequence);
+  if (it == sequences_.end()) return {};
+  return it->second.hashes;
+}
+
+// A block's heads lie side by side within a layer, so each layer's keys
+// and values are one run of bytes each.
+void KvCache::save_block(SequenceId sequence, size_t index, std::span<std::byte> out) const {
+  const int32_t block = sequences_.at(sequence).blocks.at(index);
+  std::byte* to = out.data();
+  for (size_t layer = 0; layer < layers_.size(); ++layer) {
+    const size_t bytes = layer_block_bytes(layer);
+    std::memcpy(to, keys(int64_t(layer), block, 0), bytes);
+    std::memcpy(to + bytes, values(int64_t(layer), block, 0), bytes);
+    to += 2 * bytes;
+  }
+}
+
+bool KvCache::restore_block(uint64_t hash, std::span<const int32_t> block_tokens,
+                            std::span<const std::byte> payload) {
+  if (!sharing_ || index_.contains(hash) || int64_t(block_tokens.size()) != block_size_ ||
+      int64_t(payload.size()) != block_bytes()) {
+    return false;
+  }
+  const int32_t block = take_block();
+  if (block < 0) return false;
+  const std::byte* from = payload.data();
+  for (size_t layer = 0; layer < layers_.size(); ++layer) {
+    const size_t bytes = layer_block_bytes(layer);
+    std::memcpy(keys(int64_t(layer), block, 0), from, bytes);
+    std::memcpy(values(int64_t(layer), block, 0), from + bytes, bytes);
+    from += 2 * bytes;
+  }
+  index_.emplace(hash, block);
+  block_hash_[size_t(block)] = hash;
+  block_tokens_[size_t(block)].assign(block_tokens.begin(), block_tokens.end());
+  release(block);
+  return true;
+}
+
 KvCache::SharingStats KvCache::sharing_stats() const {
   return {int64_t(index_.size()), int64_t(unheld_.size()), evictions_};
 }

@@ -26,6 +26,7 @@
 // alone. The two move together: a sequence is kept to a shorter length
 // only where its recurrent state allows it (resumable_length).
 
+#include <cstddef>
 #include <cstdint>
 #include <list>
 #include <span>
@@ -81,6 +82,25 @@ class KvCache {
   // Indexes the full blocks of `sequence` not indexed yet; `tokens` are the
   // tokens at its positions.
   void publish(SequenceId sequence, std::span<const int32_t> tokens);
+
+  // The prompt cache on disk (engine/prompt_disk_store) saves indexed
+  // blocks and restores them under the same prefix hashes.
+  static uint64_t first_prefix_hash();
+  static uint64_t next_prefix_hash(uint64_t previous, std::span<const int32_t> block_tokens);
+  // The bytes of one block's keys and values, all layers.
+  int64_t block_bytes() const;
+  // The prefix hash at the end of each full block of `sequence` that
+  // publish() has seen.
+  std::span<const uint64_t> prefix_hashes(SequenceId sequence) const;
+  // Copies the keys and values of block `index` of `sequence` (one of its
+  // published blocks) into `out`, block_bytes() long.
+  void save_block(SequenceId sequence, size_t index, std::span<std::byte> out) const;
+  // Whether the index holds the block whose prefix hashes to `hash`.
+  bool indexes(uint64_t hash) const { return index_.contains(hash); }
+  // Makes a cached block (indexed under `hash`, held by none) of `payload`,
+  // laid out as save_block writes it; false when every block is held.
+  bool restore_block(uint64_t hash, std::span<const int32_t> block_tokens,
+                     std::span<const std::byte> payload);
 
   struct SharingStats {
     int64_t indexed_blocks = 0;  // full blocks a new sequence may start from
@@ -157,6 +177,8 @@ class KvCache {
   // names, so that it can be written; false when no block is free.
   bool make_writable(Sequence& s, size_t index);
   void copy_block(int32_t from, int32_t to);
+  // The bytes of one layer's key (or value) tiles in one block.
+  size_t layer_block_bytes(size_t layer) const;
   void unindex(int32_t block);
   // The indexed block holding `tokens` after the prefix hashed as `chain`.
   int32_t find_block(uint64_t chain, std::span<const int32_t> tokens) const;

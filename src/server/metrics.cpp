@@ -104,6 +104,22 @@ std::string Metrics::render(const engine::EngineStats& engine) const {
   gauge("ingot_kv_cache_cells_total", "KV cache cells in all.", engine.kv_cells_total);
   gauge("ingot_kv_cache_blocks_cached", "Full KV blocks a new request may start from.",
         engine.kv_blocks_cached);
+  if (engine.disk_cache) {
+    counter("ingot_prompt_cache_disk_blocks_written_total",
+            "KV blocks written to the --prompt-cache directory.",
+            static_cast<uint64_t>(engine.disk.blocks_written));
+    counter("ingot_prompt_cache_disk_blocks_read_total",
+            "KV blocks read back from the --prompt-cache directory.",
+            static_cast<uint64_t>(engine.disk.blocks_read));
+    counter("ingot_prompt_cache_disk_files_rejected_total",
+            "Corrupt, truncated or foreign --prompt-cache files deleted unread.",
+            static_cast<uint64_t>(engine.disk.files_rejected));
+    counter("ingot_prompt_cache_disk_evictions_total",
+            "--prompt-cache files deleted to keep the directory within --prompt-cache-size.",
+            static_cast<uint64_t>(engine.disk.files_evicted));
+    gauge("ingot_prompt_cache_disk_bytes",
+          "Bytes of KV block files in the --prompt-cache directory.", engine.disk.bytes);
+  }
   time_to_first_token_.render(out, "ingot_time_to_first_token_seconds",
                               "Time from request to first generated token.");
   time_per_token_.render(out, "ingot_time_per_output_token_seconds",

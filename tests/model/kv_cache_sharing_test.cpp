@@ -5,7 +5,9 @@
 
 #include <gtest/gtest.h>
 
+#include <cstddef>
 #include <numeric>
+#include <span>
 #include <vector>
 
 #include "model/kv_cache.h"
@@ -164,6 +166,35 @@ TEST(KvCacheSharing, ThePromptCachesRoomKeepsADroppedPrefixWhileOthersRun) {
   EXPECT_EQ(cache.free_cells(), 16);
   compute(cache, 3, second, 16);
   EXPECT_EQ(cache.sequence_length(3), 16);
+}
+
+// The prompt cache on disk: a block saved from one cache and restored into
+// another under its prefix hash attaches there as a computed one does,
+// with the same keys and values.
+TEST(KvCacheSharing, ASavedBlockRestoredElsewhereAttachesWithItsKeysAndValues) {
+  KvCache source = sharing_cache(16);
+  const std::vector<int32_t> prompt = tokens_from(100, 8);
+  compute(source, 1, prompt, 8);
+  source.values(0, source.blocks(1)[1], 0)[3] = uint16_t(4242);
+  const std::span<const uint64_t> hashes = source.prefix_hashes(1);
+  ASSERT_EQ(hashes.size(), 2u);
+  EXPECT_EQ(hashes[1],
+            KvCache::next_prefix_hash(KvCache::next_prefix_hash(KvCache::first_prefix_hash(),
+                                                                std::span(prompt).first(kBlock)),
+                                      std::span(prompt).subspan(kBlock, kBlock)));
+
+  KvCache target = sharing_cache(16);
+  std::vector<std::byte> block(size_t(source.block_bytes()));
+  for (size_t index = 0; index < 2; ++index) {
+    source.save_block(1, index, block);
+    const auto block_tokens = std::span(prompt).subspan(index * kBlock, kBlock);
+    ASSERT_TRUE(target.restore_block(hashes[index], block_tokens, block));
+    EXPECT_FALSE(target.restore_block(hashes[index], block_tokens, block));  // indexed already
+  }
+  EXPECT_EQ(target.sharing_stats().unheld_blocks, 2);
+  EXPECT_EQ(target.attach_cached_prefix(7, prompt, 8), 8);
+  EXPECT_EQ(target.keys(0, target.blocks(7)[1], 0)[0], uint16_t(104));
+  EXPECT_EQ(target.values(0, target.blocks(7)[1], 0)[3], uint16_t(4242));
 }
 
 TEST(KvCacheSharing, WithoutSharingNothingAttaches) {
