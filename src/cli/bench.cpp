@@ -14,6 +14,7 @@
 #include <string>
 #include <vector>
 
+#include "cli/cache_type_options.h"
 #include "cli/commands.h"
 #include "cli/draft_bench.h"
 #include "model/model.h"
@@ -36,6 +37,8 @@ struct BenchOptions {
   bool json = false;
   bool mtp = false;  // also decode through the engine with and without drafts
   int draft_max = 3;
+  int depth = 0;  // positions each sequence holds before tg starts (llama-bench's -d)
+  CacheTypeNames cache_types;
 };
 
 struct TestResult {
@@ -72,11 +75,13 @@ class TokenSource {
 
 class Bench {
  public:
-  Bench(model::Model& model, ThreadPool& pool, int64_t n_cells)
+  Bench(model::Model& model, ThreadPool& pool, int64_t n_cells, model::KvCache::Types types,
+        int depth)
       : model_(model),
         pool_(pool),
-        cache_(model.make_cache(n_cells)),
-        tokens_(model.config().n_vocab) {}
+        cache_(model.make_cache(n_cells, 0, types)),
+        tokens_(model.config().n_vocab),
+        depth_(depth) {}
 
   // Seconds to prefill n tokens of one sequence in one batch.
   Result<double> prefill(int n) {
@@ -86,13 +91,15 @@ class Bench {
     return timed_forward();
   }
 
-  // Seconds to decode n steps of `n_sequences` sequences, one token each.
+  // Seconds to decode n steps of `n_sequences` sequences, one token each,
+  // after `depth` positions of each (prefilled, not timed).
   Result<double> decode(int n, int n_sequences) {
     cache_.clear();
+    for (int s = 0; s < n_sequences; ++s) INGOT_RETURN_IF_ERROR(fill(s));
     double seconds = 0;
     for (int step = 0; step < n; ++step) {
       batch_.clear();
-      for (int s = 0; s < n_sequences; ++s) batch_.add(tokens_.next(), step, s, true);
+      for (int s = 0; s < n_sequences; ++s) batch_.add(tokens_.next(), depth_ + step, s, true);
       INGOT_ASSIGN_OR_RETURN(double step_seconds, timed_forward());
       seconds += step_seconds;
     }
@@ -106,11 +113,23 @@ class Bench {
     return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   }
 
+  Status fill(int sequence) {
+    constexpr int kChunk = 512;
+    for (int at = 0; at < depth_; at += kChunk) {
+      batch_.clear();
+      const int end = std::min(depth_, at + kChunk);
+      for (int p = at; p < end; ++p) batch_.add(tokens_.next(), p, sequence, p + 1 == end);
+      INGOT_RETURN_IF_ERROR(model_.forward(batch_, cache_, pool_).status());
+    }
+    return {};
+  }
+
   model::Model& model_;
   ThreadPool& pool_;
   model::KvCache cache_;
   model::Batch batch_;
   TokenSource tokens_;
+  int depth_;
 };
 
 Status run_tests(Bench& bench, const BenchOptions& options, std::vector<TestResult>& results) {
@@ -131,6 +150,7 @@ Status run_tests(Bench& bench, const BenchOptions& options, std::vector<TestResu
   for (int width : widths) {
     std::string name = "tg" + std::to_string(options.n_gen);
     if (width > 1) name += " x" + std::to_string(width);
+    if (options.depth > 0) name += " @ d" + std::to_string(options.depth);
     TestResult tg{name, 0, options.n_gen, width, {}};
     for (int r = 0; r < options.repetitions; ++r) {
       INGOT_ASSIGN_OR_RETURN(double seconds, bench.decode(options.n_gen, width));
@@ -245,9 +265,16 @@ int bench(const BenchOptions& options) {
   ThreadPool pool(options.threads);
   // Each sequence takes whole cache blocks.
   const int64_t block = model::KvCache::kDefaultBlockSize;
-  const int64_t decode_cells = (options.n_gen + block - 1) / block * block * options.parallel;
+  const int64_t decode_cells =
+      (options.depth + options.n_gen + block - 1) / block * block * options.parallel;
   const int64_t n_cells = std::max<int64_t>({options.n_prompt, decode_cells, 32});
-  Bench bench(**loaded, pool, n_cells);
+  const model::KvCache::Types types = cache_types(options.cache_types);
+  if (Status usable = (*loaded)->check_cache_types(types); !usable.ok()) {
+    std::fprintf(stderr, "error: %s\n", usable.error().describe().c_str());
+    return 1;
+  }
+  (*loaded)->prepare_for_context(options.depth + options.n_gen);
+  Bench bench(**loaded, pool, n_cells, types, options.depth);
   std::vector<TestResult> results;
   Status status = run_tests(bench, options, results);
   if (!status.ok()) {
@@ -291,6 +318,12 @@ void register_bench(CLI::App& app, int& exit_code) {
   command->add_flag("--mtp", options->mtp,
                     "Also decode through the engine with the model's multi-token-prediction "
                     "drafts, and without");
+  command
+      ->add_option("-d,--depth", options->depth,
+                   "Positions each sequence holds before tg is timed (llama-bench's -d)")
+      ->check(CLI::Range(0, 1 << 20))
+      ->capture_default_str();
+  add_cache_type_options(*command, options->cache_types);
   command->add_option("--draft-max", options->draft_max, "Tokens drafted per step with --mtp")
       ->capture_default_str()
       ->check(CLI::Range(1, 16));

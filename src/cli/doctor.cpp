@@ -4,15 +4,18 @@
 
 #include <fmt/format.h>
 
+#include <cctype>
 #include <cstdio>
 #include <nlohmann/json.hpp>
 #include <string>
 #include <vector>
 
+#include "cli/cache_type_options.h"
 #include "cli/commands.h"
 #include "gguf/reader.h"
 #include "gguf/summary.h"
 #include "model/architecture.h"
+#include "model/model.h"
 #include "model/model_config.h"
 
 namespace ingot::cli {
@@ -27,6 +30,7 @@ struct DoctorOptions {
   bool mtp = false;        // plan for `serve --mtp`
   uint64_t draft_max = 3;  // serve's default
   bool json = false;
+  CacheTypeNames cache_types;
 };
 
 struct Plan {
@@ -50,6 +54,7 @@ struct Plan {
   uint64_t checkpoint_bytes = 0;
   bool mtp = false;
   uint64_t draft_max = 0;
+  std::string cache_label = "F16";  // the KV cache's element types
 
   uint64_t prediction_bytes() const { return mtp ? prediction_kv_bytes + checkpoint_bytes : 0; }
   uint64_t total(uint64_t weights) const {
@@ -92,6 +97,27 @@ void plan_layer_memory(const gguf::GgufFile& file, Plan& plan) {
   plan.prediction_kv_bytes =
       plan.prediction_layers * uint64_t(c.kv_dim()) * 2 * kF16Bytes * plan.context * plan.parallel;
   plan.checkpoint_bytes = plan.draft_max * plan.recurrent_bytes;
+}
+
+// A quantized cache (--cache-type-k, --cache-type-v) takes what the KV
+// cache computes for its layers at those types.
+void plan_cache_types(const gguf::GgufFile& file, model::KvCache::Types types, Plan& plan) {
+  if (types.keys == kernels::ElementType::kF16 && types.values == kernels::ElementType::kF16) {
+    return;
+  }
+  auto upper = [](std::string_view name) {
+    std::string out(name);
+    for (char& c : out) c = char(std::toupper(static_cast<unsigned char>(c)));
+    return out;
+  };
+  const std::string keys = upper(kernels::element_type_name(types.keys));
+  const std::string values = upper(kernels::element_type_name(types.values));
+  plan.cache_label = keys == values ? keys : keys + " keys, " + values + " values,";
+  auto config = model::ModelConfig::from_gguf(file);
+  if (!config.ok()) return;
+  const int64_t per_position =
+      model::KvCache::bytes_per_position(model::kv_cache_layers(*config), types);
+  plan.kv_cache_bytes = uint64_t(per_position) * plan.context * plan.parallel;
 }
 
 // Everything that stops ingot from running the file, one line each.
@@ -209,15 +235,15 @@ void print_text(const DoctorOptions& options, const gguf::FileSummary& s, const 
                               plan.attention_layers, plan.recurrent_layers));
     const std::string prediction =
         plan.mtp ? fmt::format(" + {} for --mtp", human_bytes(plan.prediction_bytes())) : "";
-    row("memory", fmt::format("{} weights + {} F16 KV cache (ctx {} x {} parallel) + {} recurrent "
+    row("memory", fmt::format("{} weights + {} {} KV cache (ctx {} x {} parallel) + {} recurrent "
                               "state{} = {}",
-                              human_bytes(s.weight_bytes), kv, plan.context, plan.parallel,
-                              human_bytes(plan.recurrent_bytes), prediction,
+                              human_bytes(s.weight_bytes), kv, plan.cache_label, plan.context,
+                              plan.parallel, human_bytes(plan.recurrent_bytes), prediction,
                               human_bytes(plan.total(s.weight_bytes))));
   } else {
-    row("memory", fmt::format("{} weights + {} F16 KV cache (ctx {} x {} parallel) = {}",
-                              human_bytes(s.weight_bytes), kv, plan.context, plan.parallel,
-                              human_bytes(plan.total(s.weight_bytes))));
+    row("memory", fmt::format("{} weights + {} {} KV cache (ctx {} x {} parallel) = {}",
+                              human_bytes(s.weight_bytes), kv, plan.cache_label, plan.context,
+                              plan.parallel, human_bytes(plan.total(s.weight_bytes))));
   }
   if (problems.empty()) row("verdict", "ingot can run this model");
   for (const std::string& problem : problems) row("verdict", "cannot run: " + problem);
@@ -267,6 +293,7 @@ void print_json(const DoctorOptions& options, const gguf::FileSummary& s, const 
         {"context", plan.context},
         {"parallel", plan.parallel},
         {"kv_cache_bytes", optional(plan.kv_cache_bytes)},
+        {"kv_cache_type", plan.cache_label},
         {"attention_layers",
          plan.recurrent_layers > 0 ? plan.attention_layers : s.block_count.value_or(0)},
         {"recurrent_layers", plan.recurrent_layers},
@@ -298,6 +325,7 @@ int run_doctor(const DoctorOptions& options) {
   if (plan.context == 0) plan.context = summary.context_length.value_or(kFallbackContext);
   plan.kv_cache_bytes = summary.kv_cache_bytes(plan.context, plan.parallel);
   plan_layer_memory(*file, plan);
+  plan_cache_types(*file, cache_types(options.cache_types), plan);
   std::vector<std::string> problems = blockers(*file, summary);
   if (options.json) {
     print_json(options, summary, plan, problems);
@@ -326,6 +354,7 @@ void register_doctor(CLI::App& app, int& exit_code) {
   command->add_option("--draft-max", options->draft_max, "Tokens drafted per step with --mtp")
       ->check(CLI::Range(1, 16))
       ->capture_default_str();
+  add_cache_type_options(*command, options->cache_types);
   command->add_flag("--json", options->json, "Print the facts as JSON");
   command->callback([options, &exit_code] { exit_code = run_doctor(*options); });
 }

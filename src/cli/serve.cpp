@@ -9,6 +9,7 @@
 #include <filesystem>
 #include <optional>
 
+#include "cli/cache_type_options.h"
 #include "cli/commands.h"
 #include "cli/loaded_model.h"
 #include "engine/engine.h"
@@ -42,6 +43,7 @@ struct ServeOptions {
   int32_t draft_max = 3;
   std::optional<int64_t> cache_ram_mib;  // unset: kDefaultCacheRamMib or less
   int64_t prompt_cache_mib = 4096;
+  CacheTypeNames cache_types;
 };
 
 // llama-server's default prompt cache, but never more than a quarter of the
@@ -79,6 +81,7 @@ int serve(ServeOptions options) {
     options.defaults.sampling.logit_bias.push_back(bias);
   }
   options.engine.prepare_grammar = true;
+  options.engine.cache_types = cache_types(options.cache_types);
   options.engine.cache_ram_bytes = cache_ram_bytes(options);
   options.engine.prompt_cache_bytes = options.prompt_cache_mib << 20;
   if (options.mtp || options.spec == "mtp") options.engine.draft_tokens = options.draft_max;
@@ -195,6 +198,7 @@ void register_serve(CLI::App& app, int& exit_code) {
                    "a later request with the same prefix on any slot skips its prefill (0: none; "
                    "default 8192, at most a quarter of the free memory)")
       ->check(CLI::Range(int64_t{0}, int64_t{1} << 30));
+  add_cache_type_options(*command, options->cache_types);
   command
       ->add_option("--prompt-cache", options->engine.prompt_cache_dir,
                    "Directory keeping the KV blocks of long prompt prefixes across restarts, so "

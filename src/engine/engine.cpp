@@ -41,7 +41,7 @@ Status check_options(const EngineOptions& options) {
 // The prompt cache's cells: as many positions as its bytes hold.
 int64_t prompt_cache_cells(const EngineOptions& options, const model::Model& model) {
   if (options.cache_ram_bytes <= 0 || model.config().n_recurrent_layers > 0) return 0;
-  const int64_t per_position = model.kv_bytes_per_position();
+  const int64_t per_position = model.kv_bytes_per_position(options.cache_types);
   return per_position > 0 ? options.cache_ram_bytes / per_position : 0;
 }
 
@@ -60,6 +60,7 @@ Result<std::unique_ptr<Engine>> Engine::start(model::Model& model,
   if (options.draft_tokens > 0 && !model.has_prediction_block()) {
     return unsupported("--mtp: the model has no multi-token-prediction block (nextn layer)");
   }
+  INGOT_RETURN_IF_ERROR(model.check_cache_types(options.cache_types));
   std::unique_ptr<Engine> engine(new Engine(model, tokenizer, options));
   engine->thread_ = std::thread([raw = engine.get()] { raw->run(); });
   return engine;
@@ -71,8 +72,8 @@ Engine::Engine(model::Model& model, const tokenizer::Tokenizer& tokenizer, Engin
       options_(options),
       context_size_(resolve_context(options, model.config())),
       pool_(options.threads > 0 ? options.threads : ThreadPool::default_thread_count()),
-      cache_(
-          model.make_cache(context_size_ * options.parallel, prompt_cache_cells(options, model))) {
+      cache_(model.make_cache(context_size_ * options.parallel, prompt_cache_cells(options, model),
+                              options.cache_types)) {
   model.prepare_for_context(context_size_);
   // A recurrent state cannot be shared by block: hybrid models keep each
   // slot's own prefix (and its snapshots) instead.

@@ -56,6 +56,8 @@ struct EngineOptions {
   // The prompt cache on disk (--prompt-cache DIR, engine/disk_prefixes.h):
   // empty leaves it off. Attention-only models, as for cache_ram_bytes.
   std::string prompt_cache_dir;
+  // What keys and values are stored in (--cache-type-k, --cache-type-v).
+  model::KvCache::Types cache_types;
   int64_t prompt_cache_bytes = int64_t{4096} << 20;  // --prompt-cache-size
   int64_t prompt_cache_min_tokens = 256;             // --prompt-cache-min
 };

@@ -3,6 +3,7 @@
 #include <xxhash.h>
 
 #include <algorithm>
+#include <string_view>
 
 namespace ingot::engine {
 namespace {
@@ -25,8 +26,10 @@ uint64_t prompt_cache_identity(const model::Model& model, const model::KvCache& 
   const uint64_t layout[] = {kCacheFormat, uint64_t(bytes.size()), uint64_t(cache.block_size()),
                              uint64_t(cache.block_bytes())};
   XXH3_64bits_update(state, layout, sizeof layout);
-  // The element type of the cached keys and values.
-  XXH3_64bits_update(state, "f16", 3);
+  for (kernels::ElementType type : {cache.types().keys, cache.types().values}) {
+    const std::string_view name = kernels::element_type_name(type);
+    XXH3_64bits_update(state, name.data(), name.size());
+  }
   const size_t header = std::min<size_t>(file.data_offset(), bytes.size());
   XXH3_64bits_update(state, bytes.data(), header);
   const size_t data = bytes.size() - header;

@@ -6,8 +6,10 @@
 #include "kernels/activation_pack.h"
 #include "kernels/dequantize.h"
 #include "kernels/dispatch.h"
+#include "kernels/kv_tiles.h"
 #include "kernels/ops_activation.h"
 #include "kernels/ops_attention.h"
+#include "kernels/ops_hadamard.h"
 #include "kernels/ops_norm.h"
 
 namespace ingot::model {
@@ -47,6 +49,12 @@ ForwardPass::ForwardPass(const ModelConfig& config, const ModelWeights& weights)
     max_kv_dim_ = std::max(max_kv_dim_, config.kv_dim_of(layer));
   }
   max_kv_dim_ = std::max(max_kv_dim_, config.kv_dim());  // the prediction block's
+  for (int64_t layer = 0; layer < config.n_layers; ++layer) {
+    if (config.is_recurrent(layer)) continue;
+    const int64_t head_dim = config.head_dim_of(layer);
+    if (uniform_head_dim_ == 0) uniform_head_dim_ = head_dim;
+    if (uniform_head_dim_ != head_dim) uniform_head_dim_ = -1;
+  }
   ones_.assign(size_t(std::max(max_head_dim, config.n_embd)), 1.0f);
 }
 
@@ -231,10 +239,15 @@ void ForwardPass::attention_block(const LayerWeights& w, const AttentionShape& s
   kernels::rms_norm(x_.data(), w.attn_norm.data(), normed_.data(), n_tokens, config_.n_embd,
                     config_.rms_eps);
   project_qkv(w, s, n_tokens, pool);
+  const KvRotation rotation = kv_rotation(cache.types());
+  rotate_for_cache(s, rotation, n_tokens);
   if (s.own_kv) store_kv(s, n_tokens, cache);
   if (drops_rows) keep_output_rows(batch, s.q_dim);
   if (n_rows_ == 0) return;
   attend(s, batch, cache, pool);
+  if (rotation.values > 0) {
+    kernels::hadamard_rotate(attended_.data(), n_rows_ * s.q_dim, rotation.values);
+  }
   if (config_.traits.hybrid) apply_output_gate();
   // The output projection reuses `normed_` for its result.
   packed_attended_.reset(attended_.data(), n_rows_, s.q_dim);
@@ -356,24 +369,114 @@ void ForwardPass::apply_output_gate() {
   for (int64_t i = 0; i < n; ++i) attended_[i] *= 1.0f / (1.0f + std::exp(-attn_gate_[i]));
 }
 
+// llama.cpp's rotation of a quantized cache (kernels/ops_hadamard.h), so
+// that keys and values round as they do there: when every attention layer
+// has one head size, a multiple of 64, quantized keys turn (with the
+// queries) by H over the largest power of two dividing it, quantized
+// values (and the attention's output, back) by H_64.
+ForwardPass::KvRotation ForwardPass::kv_rotation(KvCache::Types types) const {
+  KvRotation rotation;
+  if (uniform_head_dim_ <= 0 || uniform_head_dim_ % 64 != 0) return rotation;
+  if (types.keys != kernels::ElementType::kF16) {
+    rotation.keys = uniform_head_dim_ & -uniform_head_dim_;
+  }
+  if (types.values != kernels::ElementType::kF16) rotation.values = 64;
+  return rotation;
+}
+
+void ForwardPass::rotate_for_cache(const AttentionShape& s, KvRotation rotation, int64_t n_tokens) {
+  if (rotation.keys > 0) {
+    kernels::hadamard_rotate(q_.data(), n_tokens * s.q_dim, rotation.keys);
+    if (s.own_kv) kernels::hadamard_rotate(k_.data(), n_tokens * s.kv_dim, rotation.keys);
+  }
+  if (rotation.values > 0 && s.own_kv) {
+    kernels::hadamard_rotate(v_.data(), n_tokens * s.kv_dim, rotation.values);
+  }
+}
+
 void ForwardPass::store_kv(const AttentionShape& s, int64_t n_tokens, KvCache& cache) {
   const int64_t head_dim = s.head_dim, kv_layer = s.kv_layer;
   const int64_t block_size = cache.block_size();
+  const KvCache::Types types = cache.types();
   const kernels::PackRowFn to_f16 =
       kernels::pack_row_fn(kernels::active_isa(), kernels::ElementType::kF16);
-  to_f16(k_.data(), k_f16_.data(), n_tokens * s.kv_dim);
+  const bool f16_keys = types.keys == kernels::ElementType::kF16;
+  if (f16_keys) to_f16(k_.data(), k_f16_.data(), n_tokens * s.kv_dim);
   for (int64_t t = 0; t < n_tokens; ++t) {
     const KvCache::Cell cell = placements_[t].cell;
     for (int64_t h = 0; h < s.kv_heads; ++h) {
       const int64_t first = t * s.kv_dim + h * head_dim;
       // Keys go in dimension-major (see KvCache), values position-major.
-      uint16_t* k_tile = cache.keys(kv_layer, cell.block, h) + cell.offset;
-      for (int64_t d = 0; d < head_dim; ++d) k_tile[d * block_size] = k_f16_[first + d];
-      to_f16(v_.data() + first, cache.values(kv_layer, cell.block, h) + cell.offset * head_dim,
-             head_dim);
+      if (f16_keys) {
+        uint16_t* k_tile = cache.keys(kv_layer, cell.block, h) + cell.offset;
+        for (int64_t d = 0; d < head_dim; ++d) k_tile[d * block_size] = k_f16_[first + d];
+      } else {
+        kernels::store_key(types.keys, k_.data() + first, head_dim, block_size, cell.offset,
+                           cache.key_tile(kv_layer, cell.block, h));
+      }
+      if (types.values == kernels::ElementType::kF16) {
+        to_f16(v_.data() + first, cache.values(kv_layer, cell.block, h) + cell.offset * head_dim,
+               head_dim);
+      } else {
+        kernels::store_value(types.values, v_.data() + first, head_dim, cell.offset,
+                             cache.value_tile(kv_layer, cell.block, h));
+      }
     }
   }
 }
+
+namespace {
+
+// A worker's buffer for widened tiles: kept between steps, so that a
+// quantized cache allocates nothing per token.
+std::vector<uint16_t>& widened_tile(int which, size_t elements) {
+  thread_local std::vector<uint16_t> buffers[2];
+  std::vector<uint16_t>& buffer = buffers[which];
+  if (buffer.size() < elements) buffer.resize(elements);
+  return buffer;
+}
+
+// A run of cached positions as the F16 attention kernel reads it: a
+// quantized tile is widened into a buffer of the worker's own first.
+class KvRunReader {
+ public:
+  KvRunReader(const KvCache& cache, int64_t layer, int64_t head_dim)
+      : cache_(cache), layer_(layer), head_dim_(head_dim) {
+    const KvCache::Types types = cache.types();
+    if (types.keys != kernels::ElementType::kF16) {
+      widen_keys_ = kernels::widen_keys_fn(types.keys);
+      key_buffer_ = widened_tile(0, size_t(head_dim * cache.block_size())).data();
+    }
+    if (types.values != kernels::ElementType::kF16) {
+      widen_values_ = kernels::widen_values_fn(types.values);
+      value_buffer_ = widened_tile(1, size_t(head_dim * cache.block_size())).data();
+    }
+  }
+
+  // Keys of positions [offset, ...) of a block, with a stride of block_size.
+  const uint16_t* keys(int32_t block, int64_t head, int64_t offset) {
+    if (widen_keys_ == nullptr) return cache_.keys(layer_, block, head) + offset;
+    widen_keys_(cache_.key_tile(layer_, block, head), head_dim_, cache_.block_size(), key_buffer_);
+    return key_buffer_ + offset;
+  }
+  // Values of positions [offset, offset + count) of a block.
+  const uint16_t* values(int32_t block, int64_t head, int64_t offset, int64_t count) {
+    if (widen_values_ == nullptr) return cache_.values(layer_, block, head) + offset * head_dim_;
+    widen_values_(cache_.value_tile(layer_, block, head), head_dim_, offset, count, value_buffer_);
+    return value_buffer_ + offset * head_dim_;
+  }
+
+ private:
+  const KvCache& cache_;
+  int64_t layer_;
+  int64_t head_dim_;
+  kernels::WidenKeysFn widen_keys_ = nullptr;
+  kernels::WidenValuesFn widen_values_ = nullptr;
+  uint16_t* key_buffer_ = nullptr;
+  uint16_t* value_buffer_ = nullptr;
+};
+
+}  // namespace
 
 // Each entry's query heads attend to its sequence's positions up to its
 // own (in a sliding-window layer, the last `window` of them), one task per
@@ -390,6 +493,7 @@ void ForwardPass::attend(const AttentionShape& s, const Batch& batch, const KvCa
   const int64_t grain = std::max<int64_t>(1, n_tasks / (8 * pool.size()));
   pool.parallel_for(n_tasks, grain, [&](int64_t begin, int64_t end) {
     std::array<kernels::AttentionState, kMaxGroupSize> states;
+    KvRunReader run(cache, kv_layer, head_dim);
     for (int64_t task = begin; task < end; ++task) {
       const int64_t row = task / s.kv_heads, kv_head = task % s.kv_heads;
       const int64_t t = rows_[row];  // the entry this row of q belongs to
@@ -407,10 +511,9 @@ void ForwardPass::attend(const AttentionShape& s, const Batch& batch, const KvCa
         // that starts inside a block starts at an offset in both tiles.
         const int64_t b = start / block_size, offset = start % block_size;
         const int64_t count = std::min(block_size - offset, n_positions - start);
-        kernels::attention_accumulate(
-            q, group, cache.keys(kv_layer, blocks[b], kv_head) + offset, block_size,
-            cache.values(kv_layer, blocks[b], kv_head) + offset * head_dim, count, head_dim,
-            s.scale, states.data(), out);
+        kernels::attention_accumulate(q, group, run.keys(blocks[b], kv_head, offset), block_size,
+                                      run.values(blocks[b], kv_head, offset, count), count,
+                                      head_dim, s.scale, states.data(), out);
         start += count;
       }
       for (int64_t h = 0; h < group; ++h) {

@@ -89,6 +89,13 @@ class ForwardPass {
                    ThreadPool& pool);
   void split_query_gate(int64_t n_tokens);
   void apply_output_gate();
+  // Hadamard runs over which a quantized cache's keys and values turn (0: none).
+  struct KvRotation {
+    int64_t keys = 0;
+    int64_t values = 0;
+  };
+  KvRotation kv_rotation(KvCache::Types types) const;
+  void rotate_for_cache(const AttentionShape& s, KvRotation rotation, int64_t n_tokens);
   void store_kv(const AttentionShape& s, int64_t n_tokens, KvCache& cache);
   void attend(const AttentionShape& s, const Batch& batch, const KvCache& cache, ThreadPool& pool);
   void finish_layer(const LayerWeights& w, int64_t layer, ThreadPool& pool);
@@ -109,6 +116,7 @@ class ForwardPass {
   kernels::Rope sliding_rope_;  // Gemma 4's sliding-window layers
   int64_t max_q_dim_ = 0;
   int64_t max_kv_dim_ = 0;
+  int64_t uniform_head_dim_ = 0;  // every attention layer's; -1: they differ
   LinearAttention linear_attention_;
   ExpertFeedForward experts_;
   PerLayerEmbedding per_layer_;

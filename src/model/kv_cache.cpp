@@ -6,6 +6,8 @@
 #include <cstring>
 #include <string>
 
+#include "kernels/kv_tiles.h"
+
 namespace ingot::model {
 namespace {
 
@@ -26,22 +28,38 @@ KvCache::KvCache(int64_t n_layers, int64_t n_kv_heads, int64_t head_dim, int64_t
               block_size) {}
 
 KvCache::KvCache(std::vector<LayerShape> layers, int64_t n_cells, int64_t block_size,
-                 int64_t cache_cells)
+                 int64_t cache_cells, Types types)
     : layers_(std::move(layers)),
       block_size_(block_size),
       initial_blocks_((n_cells + block_size - 1) / block_size),
       max_blocks_(initial_blocks_ + cache_cells / block_size),
-      n_blocks_(initial_blocks_) {
-  size_t elements = 0;
-  for (const LayerShape& layer : layers_) {
-    layer_offsets_.push_back(elements);
-    elements += size_t(max_blocks_ * layer.kv_heads * block_size_ * layer.head_dim);
+      n_blocks_(initial_blocks_),
+      types_(types) {
+  size_t key_bytes = 0, value_bytes = 0;
+  for (const LayerShape& shape : layers_) {
+    Layer layer{shape.kv_heads, kernels::kv_tile_bytes(types.keys, shape.head_dim, block_size),
+                kernels::kv_tile_bytes(types.values, shape.head_dim, block_size), key_bytes,
+                value_bytes};
+    key_bytes += size_t(max_blocks_ * shape.kv_heads) * layer.key_tile;
+    value_bytes += size_t(max_blocks_ * shape.kv_heads) * layer.value_tile;
+    layer_.push_back(layer);
   }
-  const size_t bytes = elements * sizeof(uint16_t);
-  storage_ = PageArena(2 * PageArena::footprint(bytes));
-  keys_ = reinterpret_cast<uint16_t*>(storage_.take(bytes));
-  values_ = reinterpret_cast<uint16_t*>(storage_.take(bytes));
+  storage_ = PageArena(PageArena::footprint(key_bytes) + PageArena::footprint(value_bytes));
+  keys_ = reinterpret_cast<std::byte*>(storage_.take(key_bytes));
+  values_ = reinterpret_cast<std::byte*>(storage_.take(value_bytes));
   clear();
+}
+
+int64_t KvCache::bytes_per_position(const std::vector<LayerShape>& layers, Types types) {
+  // A block of 32 positions holds whole groups of every type.
+  constexpr int64_t kPositions = 32;
+  size_t bytes = 0;
+  for (const LayerShape& shape : layers) {
+    bytes +=
+        size_t(shape.kv_heads) * (kernels::kv_tile_bytes(types.keys, shape.head_dim, kPositions) +
+                                  kernels::kv_tile_bytes(types.values, shape.head_dim, kPositions));
+  }
+  return int64_t(bytes) / kPositions;
 }
 
 int64_t KvCache::sequence_length(SequenceId sequence) const {
@@ -204,14 +222,11 @@ uint64_t KvCache::next_prefix_hash(uint64_t previous, std::span<const int32_t> b
   return chain_hash(previous, block_tokens);
 }
 
-size_t KvCache::layer_block_bytes(size_t layer) const {
-  const LayerShape& shape = layers_[layer];
-  return size_t(shape.kv_heads * block_size_ * shape.head_dim) * sizeof(uint16_t);
-}
-
 int64_t KvCache::block_bytes() const {
   size_t bytes = 0;
-  for (size_t layer = 0; layer < layers_.size(); ++layer) bytes += 2 * layer_block_bytes(layer);
+  for (const Layer& layer : layer_) {
+    bytes += size_t(layer.kv_heads) * (layer.key_tile + layer.value_tile);
+  }
   return int64_t(bytes);
 }
 
@@ -226,11 +241,12 @@ std::span<const uint64_t> KvCache::prefix_hashes(SequenceId sequence) const {
 void KvCache::save_block(SequenceId sequence, size_t index, std::span<std::byte> out) const {
   const int32_t block = sequences_.at(sequence).blocks.at(index);
   std::byte* to = out.data();
-  for (size_t layer = 0; layer < layers_.size(); ++layer) {
-    const size_t bytes = layer_block_bytes(layer);
-    std::memcpy(to, keys(int64_t(layer), block, 0), bytes);
-    std::memcpy(to + bytes, values(int64_t(layer), block, 0), bytes);
-    to += 2 * bytes;
+  for (size_t l = 0; l < layer_.size(); ++l) {
+    const size_t keys = size_t(layer_[l].kv_heads) * layer_[l].key_tile;
+    const size_t values = size_t(layer_[l].kv_heads) * layer_[l].value_tile;
+    std::memcpy(to, key_tile(int64_t(l), block, 0), keys);
+    std::memcpy(to + keys, value_tile(int64_t(l), block, 0), values);
+    to += keys + values;
   }
 }
 
@@ -243,11 +259,12 @@ bool KvCache::restore_block(uint64_t hash, std::span<const int32_t> block_tokens
   const int32_t block = take_block();
   if (block < 0) return false;
   const std::byte* from = payload.data();
-  for (size_t layer = 0; layer < layers_.size(); ++layer) {
-    const size_t bytes = layer_block_bytes(layer);
-    std::memcpy(keys(int64_t(layer), block, 0), from, bytes);
-    std::memcpy(values(int64_t(layer), block, 0), from + bytes, bytes);
-    from += 2 * bytes;
+  for (size_t l = 0; l < layer_.size(); ++l) {
+    const size_t keys = size_t(layer_[l].kv_heads) * layer_[l].key_tile;
+    const size_t values = size_t(layer_[l].kv_heads) * layer_[l].value_tile;
+    std::memcpy(key_tile(int64_t(l), block, 0), from, keys);
+    std::memcpy(value_tile(int64_t(l), block, 0), from + keys, values);
+    from += keys + values;
   }
   index_.emplace(hash, block);
   block_hash_[size_t(block)] = hash;
@@ -325,14 +342,11 @@ bool KvCache::make_writable(Sequence& s, size_t index) {
 }
 
 void KvCache::copy_block(int32_t from, int32_t to) {
-  for (size_t layer = 0; layer < layers_.size(); ++layer) {
-    const size_t tile = size_t(block_size_ * layers_[layer].head_dim);
-    for (int64_t head = 0; head < layers_[layer].kv_heads; ++head) {
-      std::memcpy(keys(int64_t(layer), to, head), keys(int64_t(layer), from, head),
-                  tile * sizeof(uint16_t));
-      std::memcpy(values(int64_t(layer), to, head), values(int64_t(layer), from, head),
-                  tile * sizeof(uint16_t));
-    }
+  for (size_t l = 0; l < layer_.size(); ++l) {
+    std::memcpy(key_tile(int64_t(l), to, 0), key_tile(int64_t(l), from, 0),
+                size_t(layer_[l].kv_heads) * layer_[l].key_tile);
+    std::memcpy(value_tile(int64_t(l), to, 0), value_tile(int64_t(l), from, 0),
+                size_t(layer_[l].kv_heads) * layer_[l].value_tile);
   }
 }
 

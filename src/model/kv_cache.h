@@ -33,11 +33,20 @@
 #include <unordered_map>
 #include <vector>
 
+#include "kernels/element_type.h"
 #include "model/recurrent_state.h"
 #include "util/page_arena.h"
 #include "util/status.h"
 
 namespace ingot::model {
+
+// The element types keys and values are stored in (--cache-type-k,
+// --cache-type-v; kernels/kv_tiles.h): F16, Q8_0 or Q4_0. Quantized types
+// need head sizes and a block size that are multiples of 32.
+struct KvCacheTypes {
+  kernels::ElementType keys = kernels::ElementType::kF16;
+  kernels::ElementType values = kernels::ElementType::kF16;
+};
 
 class KvCache {
  public:
@@ -52,14 +61,18 @@ class KvCache {
     int64_t kv_heads;
     int64_t head_dim;
   };
+  using Types = KvCacheTypes;
   // `cache_cells` more may hold finished sequences' blocks for later
   // requests (the prompt cache, --cache-ram): blocks beyond the first
   // `n_cells` are made only when every block is held or cached, and their
   // memory is taken from the system only when they are first written.
   KvCache(std::vector<LayerShape> layers, int64_t n_cells, int64_t block_size = kDefaultBlockSize,
-          int64_t cache_cells = 0);
+          int64_t cache_cells = 0, Types types = {});
 
   int64_t block_size() const { return block_size_; }
+  Types types() const { return types_; }
+  // Bytes one position takes in every layer, keys and values.
+  static int64_t bytes_per_position(const std::vector<LayerShape>& layers, Types types);
   // Every cell the cache may come to hold.
   int64_t capacity() const { return max_blocks_ * block_size_; }
   // Cells no sequence holds (cached ones included: they can be taken).
@@ -142,18 +155,32 @@ class KvCache {
   const std::vector<int32_t>& blocks(SequenceId sequence) const;
 
   // The key tile ([head_dim][block_size]) or value tile ([block_size][head_dim])
-  // of one head in one block.
+  // of one head in one block, as kernels/kv_tiles.h lays it out for the
+  // cache's types.
+  std::byte* key_tile(int64_t layer, int32_t block, int64_t head) {
+    return keys_ + key_offset(layer, block, head);
+  }
+  std::byte* value_tile(int64_t layer, int32_t block, int64_t head) {
+    return values_ + value_offset(layer, block, head);
+  }
+  const std::byte* key_tile(int64_t layer, int32_t block, int64_t head) const {
+    return keys_ + key_offset(layer, block, head);
+  }
+  const std::byte* value_tile(int64_t layer, int32_t block, int64_t head) const {
+    return values_ + value_offset(layer, block, head);
+  }
+  // The same tiles as halves, for a cache whose keys (values) are F16.
   uint16_t* keys(int64_t layer, int32_t block, int64_t head) {
-    return keys_ + tile_offset(layer, block, head);
+    return reinterpret_cast<uint16_t*>(key_tile(layer, block, head));
   }
   uint16_t* values(int64_t layer, int32_t block, int64_t head) {
-    return values_ + tile_offset(layer, block, head);
+    return reinterpret_cast<uint16_t*>(value_tile(layer, block, head));
   }
   const uint16_t* keys(int64_t layer, int32_t block, int64_t head) const {
-    return keys_ + tile_offset(layer, block, head);
+    return reinterpret_cast<const uint16_t*>(key_tile(layer, block, head));
   }
   const uint16_t* values(int64_t layer, int32_t block, int64_t head) const {
-    return values_ + tile_offset(layer, block, head);
+    return reinterpret_cast<const uint16_t*>(value_tile(layer, block, head));
   }
 
  private:
@@ -177,27 +204,37 @@ class KvCache {
   // names, so that it can be written; false when no block is free.
   bool make_writable(Sequence& s, size_t index);
   void copy_block(int32_t from, int32_t to);
-  // The bytes of one layer's key (or value) tiles in one block.
-  size_t layer_block_bytes(size_t layer) const;
+  // Where each head's tile starts: a layer's blocks follow each other, and
+  // a block's heads lie side by side.
+  size_t key_offset(int64_t layer, int32_t block, int64_t head) const {
+    const Layer& l = layer_[size_t(layer)];
+    return l.key_offset + size_t(block * l.kv_heads + head) * l.key_tile;
+  }
+  size_t value_offset(int64_t layer, int32_t block, int64_t head) const {
+    const Layer& l = layer_[size_t(layer)];
+    return l.value_offset + size_t(block * l.kv_heads + head) * l.value_tile;
+  }
   void unindex(int32_t block);
   // The indexed block holding `tokens` after the prefix hashed as `chain`.
   int32_t find_block(uint64_t chain, std::span<const int32_t> tokens) const;
 
-  size_t tile_offset(int64_t layer, int32_t block, int64_t head) const {
-    const LayerShape& shape = layers_[size_t(layer)];
-    return layer_offsets_[size_t(layer)] +
-           size_t((block * shape.kv_heads + head) * block_size_ * shape.head_dim);
-  }
+  // Each layer's tile sizes and where its tiles start, in bytes.
+  struct Layer {
+    int64_t kv_heads;
+    size_t key_tile, value_tile;
+    size_t key_offset, value_offset;
+  };
 
   std::vector<LayerShape> layers_;
-  std::vector<size_t> layer_offsets_;  // where each layer's tiles start
+  std::vector<Layer> layer_;
   int64_t block_size_;
-  int64_t initial_blocks_;      // made at start (the slots' cells)
-  int64_t max_blocks_;          // with the prompt cache's
-  int64_t n_blocks_;            // made so far: the per-block vectors' size
-  PageArena storage_;           // address space for max_blocks_, committed as written
-  uint16_t* keys_ = nullptr;    // [layer][block][head][dim][cell]
-  uint16_t* values_ = nullptr;  // [layer][block][head][cell][dim]
+  int64_t initial_blocks_;  // made at start (the slots' cells)
+  int64_t max_blocks_;      // with the prompt cache's
+  int64_t n_blocks_;        // made so far: the per-block vectors' size
+  PageArena storage_;       // address space for max_blocks_, committed as written
+  Types types_;
+  std::byte* keys_ = nullptr;    // [layer][block][head] key tiles
+  std::byte* values_ = nullptr;  // [layer][block][head] value tiles
   std::vector<int32_t> free_blocks_;
   std::unordered_map<SequenceId, Sequence> sequences_;
   bool sharing_ = false;

@@ -1,6 +1,9 @@
 #include "model/model.h"
 
+#include <string>
 #include <utility>
+
+#include "kernels/kv_tiles.h"
 
 namespace ingot::model {
 
@@ -36,24 +39,40 @@ void Model::prepare_for_context(int64_t context_per_sequence) {
   prediction_pass_.reset_rope();
 }
 
-int64_t Model::kv_bytes_per_position() const {
-  int64_t bytes = 0;
-  for (int64_t layer = 0; layer < config_.n_layers; ++layer) {
-    if (!config_.is_recurrent(layer) && config_.kv_source[size_t(layer)] == layer) {
-      bytes += config_.kv_dim_of(layer) * 2 * int64_t(sizeof(uint16_t));
+std::vector<KvCache::LayerShape> kv_cache_layers(const ModelConfig& config) {
+  std::vector<KvCache::LayerShape> layers;
+  for (int64_t layer = 0; layer < config.n_layers; ++layer) {
+    if (!config.is_recurrent(layer) && config.kv_source[size_t(layer)] == layer) {
+      layers.push_back({config.n_kv_heads_of(layer), config.head_dim_of(layer)});
     }
   }
-  return bytes;
+  return layers;
 }
 
-KvCache Model::make_cache(int64_t n_cells, int64_t cache_cells) const {
-  std::vector<KvCache::LayerShape> layers;
-  for (int64_t layer = 0; layer < config_.n_layers; ++layer) {
-    if (!config_.is_recurrent(layer) && config_.kv_source[size_t(layer)] == layer) {
-      layers.push_back({config_.n_kv_heads_of(layer), config_.head_dim_of(layer)});
+int64_t Model::kv_bytes_per_position(KvCache::Types types) const {
+  return KvCache::bytes_per_position(kv_cache_layers(config_), types);
+}
+
+Status Model::check_cache_types(KvCache::Types types) const {
+  for (kernels::ElementType type : {types.keys, types.values}) {
+    if (!kernels::kv_type_supported(type)) {
+      return invalid_argument("the KV cache holds f16, q8_0 or q4_0, not " +
+                              std::string(kernels::element_type_name(type)));
+    }
+    for (const KvCache::LayerShape& layer : kv_cache_layers(config_)) {
+      if (!kernels::kv_head_dim_supported(type, layer.head_dim)) {
+        return invalid_argument("a " + std::string(kernels::element_type_name(type)) +
+                                " KV cache needs heads of a multiple of 32 dimensions; this "
+                                "model's have " +
+                                std::to_string(layer.head_dim));
+      }
     }
   }
-  KvCache cache(std::move(layers), n_cells, KvCache::kDefaultBlockSize, cache_cells);
+  return {};
+}
+
+KvCache Model::make_cache(int64_t n_cells, int64_t cache_cells, KvCache::Types types) const {
+  KvCache cache(kv_cache_layers(config_), n_cells, KvCache::kDefaultBlockSize, cache_cells, types);
   if (config_.n_recurrent_layers > 0) {
     cache.add_recurrent_state({config_.n_recurrent_layers, config_.linear.conv_state_floats(),
                                config_.linear.delta_state_floats()});

@@ -17,6 +17,10 @@
 
 namespace ingot::model {
 
+// The shapes of the layers that keep their own keys and values, in the
+// KV cache's order.
+std::vector<KvCache::LayerShape> kv_cache_layers(const ModelConfig& config);
+
 class Model {
  public:
   static Result<std::unique_ptr<Model>> load(const std::string& path);
@@ -37,10 +41,13 @@ class Model {
 
   // A cache for `n_cells` positions over all sequences together.
   // `cache_cells` more for the prompt cache (see KvCache).
-  KvCache make_cache(int64_t n_cells, int64_t cache_cells = 0) const;
-  // The keys and values one position takes in F16 across the layers that
-  // keep their own.
-  int64_t kv_bytes_per_position() const;
+  KvCache make_cache(int64_t n_cells, int64_t cache_cells = 0, KvCache::Types types = {}) const;
+  // Whether the cache can store keys and values in `types` for this
+  // model's head sizes.
+  Status check_cache_types(KvCache::Types types) const;
+  // The keys and values one position takes across the layers that keep
+  // their own.
+  int64_t kv_bytes_per_position(KvCache::Types types = {}) const;
 
   // Runs the batch; see ForwardPass::run.
   Result<Logits> forward(const Batch& batch, KvCache& cache, ThreadPool& pool) {

@@ -56,6 +56,21 @@ TEST(Doctor, TinyQwen3Facts) {
   EXPECT_EQ(facts["runnable"], true);
 }
 
+// Q8_0 stores 32 values in 34 bytes where F16 takes 64; Q4_0 in 18.
+TEST(Doctor, AQuantizedCacheIsCountedAtItsTypesSize) {
+  INGOT_REQUIRE_SHARED();
+  const std::string model = "models/small-llama-f16.gguf";
+  json f16 = doctor_json(model, {"--ctx", "1024"});
+  json q8_0 =
+      doctor_json(model, {"--ctx", "1024", "--cache-type-k", "q8_0", "--cache-type-v", "q8_0"});
+  json mixed = doctor_json(model, {"--ctx", "1024", "--cache-type-k", "q4_0"});
+  const uint64_t bytes = f16["memory"]["kv_cache_bytes"];
+  EXPECT_EQ(f16["memory"]["kv_cache_type"], "F16");
+  EXPECT_EQ(q8_0["memory"]["kv_cache_bytes"], bytes / 64 * 34);
+  EXPECT_EQ(q8_0["memory"]["kv_cache_type"], "Q8_0");
+  EXPECT_EQ(mixed["memory"]["kv_cache_bytes"], bytes / 2 / 64 * 18 + bytes / 2);
+}
+
 TEST(Doctor, HybridModelCountsKeysForItsAttentionLayersAndAStateForTheRest) {
   INGOT_REQUIRE_SHARED();
   const std::string model = synthetic_model("tiny-qwen35");

@@ -290,6 +290,17 @@ TEST_F(EngineTest, ContextLimitEndsWithLength) {
   EXPECT_EQ(reply.finish->usage.prompt_tokens + reply.finish->usage.completion_tokens, 13);
 }
 
+// stories260K's heads have 8 dimensions: a Q8_0 group is 32.
+TEST_F(EngineTest, AQuantizedCacheIsRefusedForHeadsOfNoWholeGroup) {
+  EngineOptions options;
+  options.cache_types = {kernels::ElementType::kQ8_0, kernels::ElementType::kF16};
+  auto engine = Engine::start(*suite_.model, *suite_.tokenizer, options);
+  ASSERT_FALSE(engine.ok());
+  EXPECT_EQ(engine.error().kind(), ErrorKind::kInvalidArgument);
+  EXPECT_NE(engine.error().message().find("multiple of 32"), std::string::npos)
+      << engine.error().message();
+}
+
 TEST_F(EngineTest, FullQueueIsRefused) {
   EngineOptions options;
   options.parallel = 1;

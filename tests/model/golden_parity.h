@@ -117,9 +117,9 @@ struct Parity {
 
 // Every case on its own sequence, one after another.
 inline Parity run_sequentially(Model& model, const std::vector<GoldenCase>& cases, double tolerance,
-                               ThreadPool& pool) {
+                               ThreadPool& pool, KvCache::Types cache_types = {}) {
   Parity parity;
-  KvCache cache = model.make_cache(512);
+  KvCache cache = model.make_cache(512, 0, cache_types);
   Batch batch;
   for (size_t c = 0; c < cases.size(); ++c) {
     const GoldenCase& golden = cases[c];
@@ -145,9 +145,9 @@ inline Parity run_sequentially(Model& model, const std::vector<GoldenCase>& case
 // Every case on its own sequence, all in the same batches: the prompts'
 // tokens interleaved in one batch, then one token of each per step.
 inline Parity run_interleaved(Model& model, const std::vector<GoldenCase>& cases, double tolerance,
-                              ThreadPool& pool) {
+                              ThreadPool& pool, KvCache::Types cache_types = {}) {
   Parity parity;
-  KvCache cache = model.make_cache(512);
+  KvCache cache = model.make_cache(512, 0, cache_types);
   Batch batch;
   size_t longest_prompt = 0, most_steps = 0;
   for (const GoldenCase& c : cases) {
