@@ -159,6 +159,32 @@ TEST_F(EngineTest, CancelledDuringPrefillFreesTheSlot) {
   EXPECT_EQ(collect_reply(*next).finish->reason, FinishReason::kLength);
 }
 
+// Whatever a cancelled prefill leaves (published blocks, a partial one),
+// the same prompt after it gives the tokens of a cold run. The test waits
+// until the prefill has put positions in the cache, then cancels.
+TEST_F(EngineTest, APrefillCancelledMidwayLeavesACacheTheSamePromptCanTrust) {
+  std::string text;
+  for (int i = 0; i < 16; ++i) text += "The little dog ran to the park and played with a ball. ";
+  const GenerationRequest request = no_end(text, 8);
+  EngineOptions options;
+  options.parallel = 2;
+  options.batch_size = 16;
+  auto engine = start(options);
+  RequestHandle cancelled = *engine->submit(request);
+  while (engine->stats().kv_cells_used == 0) std::this_thread::yield();
+  cancelled.cancel();
+  // On a loaded machine the engine may finish it before the cancel lands.
+  const FinishReason reason = collect_reply(cancelled).finish->reason;
+  EXPECT_TRUE(reason == FinishReason::kCancelled || reason == FinishReason::kLength);
+  CollectedReply warm = collect_reply(*engine->submit(request));
+  engine->stop();
+  CollectedReply cold = run_alone(request);
+
+  ASSERT_TRUE(warm.finish.has_value() && cold.finish.has_value());
+  EXPECT_LT(warm.finish->usage.cached_tokens, int64_t(request.prompt.size()));
+  EXPECT_EQ(token_ids(warm), token_ids(cold));
+}
+
 // The gate: the test reads nothing from `held` until its batch neighbour
 // has finished a reply longer than the channel, so `held` must have filled
 // its channel and waited (it was admitted no later than the neighbour).
