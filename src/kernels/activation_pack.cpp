@@ -48,6 +48,8 @@ ElementType dot_operand_type(ElementType weight_type) {
     case ElementType::kQ5_0:
     case ElementType::kQ8_0:
     case ElementType::kQ8_1:
+    case ElementType::kIQ4_NL:
+    case ElementType::kMXFP4:
       return ElementType::kQ8_0;
     case ElementType::kQ4_1:
     case ElementType::kQ5_1:
@@ -58,6 +60,7 @@ ElementType dot_operand_type(ElementType weight_type) {
     case ElementType::kQ5_K:
     case ElementType::kQ6_K:
     case ElementType::kQ8_K:
+    case ElementType::kIQ4_XS:
       return ElementType::kQ8_K;
     case ElementType::kF16:
       return ElementType::kF16;

@@ -90,6 +90,50 @@ struct BlockQ8_K {
   int16_t bsums[kQK_K / 16];  // sum of each 16 qs, for the K-quants' min terms
 };
 
+// The non-linear 4-bit types: a nibble indexes a table of 16 signed
+// values. IQ4_NL holds 32 elements with an F16 scale (nibble order as
+// Q4_0's); IQ4_XS 256 in sub-blocks of 32, each with a 6-bit scale
+// (low 4 bits in scales_l, high 2 in scales_h) taken less 32 and times d;
+// MXFP4 32 elements of FP4 (E2M1, doubled) with a power-of-two scale
+// (E8M0, halved).
+struct BlockIQ4_NL {
+  uint16_t d;
+  uint8_t qs[kQK / 2];
+};
+
+struct BlockIQ4_XS {
+  uint16_t d;
+  uint16_t scales_h;
+  uint8_t scales_l[kQK_K / 64];
+  uint8_t qs[kQK_K / 2];
+};
+
+struct BlockMXFP4 {
+  uint8_t e;
+  uint8_t qs[kQK / 2];
+};
+
+inline constexpr int8_t kIq4NlValues[16] = {-127, -104, -83, -65, -49, -35, -22, -10,
+                                            1,    13,   25,  38,  53,  69,  89,  113};
+inline constexpr int8_t kMxfp4Values[16] = {0, 1,  2,  3,  4,  6,  8,  12,
+                                            0, -1, -2, -3, -4, -6, -8, -12};
+
+// Sub-block j's 6-bit scale of an IQ4_XS block, less 32.
+inline int iq4_xs_scale(const BlockIQ4_XS& block, int j) {
+  const int low = (block.scales_l[j / 2] >> (4 * (j % 2))) & 0xf;
+  const int high = (block.scales_h >> (2 * j)) & 3;
+  return (low | high << 4) - 32;
+}
+
+// MXFP4's scale: 2^(e - 127), halved to undo the table's doubling (as
+// llama.cpp's GGML_E8M0_TO_FP32_HALF, denormal for e < 2).
+inline float mxfp4_scale(uint8_t e) {
+  const uint32_t bits = e < 2 ? 0x00200000u << e : uint32_t(e - 1) << 23;
+  float value;
+  __builtin_memcpy(&value, &bits, sizeof value);
+  return value;
+}
+
 static_assert(sizeof(BlockQ4_0) == 18);
 static_assert(sizeof(BlockQ4_1) == 20);
 static_assert(sizeof(BlockQ5_0) == 22);
@@ -102,6 +146,9 @@ static_assert(sizeof(BlockQ4_K) == 144);
 static_assert(sizeof(BlockQ5_K) == 176);
 static_assert(sizeof(BlockQ6_K) == 210);
 static_assert(sizeof(BlockQ8_K) == 292);
+static_assert(sizeof(BlockIQ4_NL) == 18);
+static_assert(sizeof(BlockIQ4_XS) == 136);
+static_assert(sizeof(BlockMXFP4) == 17);
 
 // The 6-bit scale and min of sub-block j (0..7) of a Q4_K/Q5_K block: the
 // first four live in the low 6 bits of bytes 0..7, the last four are split

@@ -163,6 +163,36 @@ void dequantize_q8_k(const BlockQ8_K* x, float* y, int64_t nb) {
   }
 }
 
+// A 32-element block of table indices: low nibbles first, as Q4_0.
+void dequantize_table_block(const uint8_t* qs, const int8_t* table, float d, float* y) {
+  for (int j = 0; j < kQK / 2; ++j) {
+    y[j] = d * table[qs[j] & 0xf];
+    y[j + kQK / 2] = d * table[qs[j] >> 4];
+  }
+}
+
+void dequantize_iq4_nl(const BlockIQ4_NL* x, float* y, int64_t nb) {
+  for (int64_t i = 0; i < nb; ++i) {
+    dequantize_table_block(x[i].qs, kIq4NlValues, f16_to_f32(x[i].d), y + i * kQK);
+  }
+}
+
+void dequantize_iq4_xs(const BlockIQ4_XS* x, float* y, int64_t nb) {
+  for (int64_t i = 0; i < nb; ++i) {
+    const float d = f16_to_f32(x[i].d);
+    for (int j = 0; j < kSubBlocksPerSuperBlock; ++j) {
+      dequantize_table_block(x[i].qs + j * kQK / 2, kIq4NlValues, d * float(iq4_xs_scale(x[i], j)),
+                             y + i * kQK_K + j * kQK);
+    }
+  }
+}
+
+void dequantize_mxfp4(const BlockMXFP4* x, float* y, int64_t nb) {
+  for (int64_t i = 0; i < nb; ++i) {
+    dequantize_table_block(x[i].qs, kMxfp4Values, mxfp4_scale(x[i].e), y + i * kQK);
+  }
+}
+
 }  // namespace
 
 void dequantize_row(ElementType type, const void* src, float* dst, int64_t n) {
@@ -198,6 +228,12 @@ void dequantize_row(ElementType type, const void* src, float* dst, int64_t n) {
       return dequantize_q6_k(static_cast<const BlockQ6_K*>(src), dst, nb);
     case ElementType::kQ8_K:
       return dequantize_q8_k(static_cast<const BlockQ8_K*>(src), dst, nb);
+    case ElementType::kIQ4_NL:
+      return dequantize_iq4_nl(static_cast<const BlockIQ4_NL*>(src), dst, nb);
+    case ElementType::kIQ4_XS:
+      return dequantize_iq4_xs(static_cast<const BlockIQ4_XS*>(src), dst, nb);
+    case ElementType::kMXFP4:
+      return dequantize_mxfp4(static_cast<const BlockMXFP4*>(src), dst, nb);
     default:
       assert(false && "dequantize_row: unsupported element type");
   }

@@ -30,10 +30,10 @@ constexpr std::array kTypes = {
     ElementTypeInfo{T::kIQ2_XS, "iq2_xs", 256, 74, false},
     ElementTypeInfo{T::kIQ3_XXS, "iq3_xxs", 256, 98, false},
     ElementTypeInfo{T::kIQ1_S, "iq1_s", 256, 50, false},
-    ElementTypeInfo{T::kIQ4_NL, "iq4_nl", 32, 18, false},
+    ElementTypeInfo{T::kIQ4_NL, "iq4_nl", 32, 18, true},
     ElementTypeInfo{T::kIQ3_S, "iq3_s", 256, 110, false},
     ElementTypeInfo{T::kIQ2_S, "iq2_s", 256, 82, false},
-    ElementTypeInfo{T::kIQ4_XS, "iq4_xs", 256, 136, false},
+    ElementTypeInfo{T::kIQ4_XS, "iq4_xs", 256, 136, true},
     ElementTypeInfo{T::kI8, "i8", 1, 1, false},
     ElementTypeInfo{T::kI16, "i16", 1, 2, false},
     ElementTypeInfo{T::kI32, "i32", 1, 4, false},
@@ -43,7 +43,7 @@ constexpr std::array kTypes = {
     ElementTypeInfo{T::kBF16, "bf16", 1, 2, true},
     ElementTypeInfo{T::kTQ1_0, "tq1_0", 256, 54, false},
     ElementTypeInfo{T::kTQ2_0, "tq2_0", 256, 66, false},
-    ElementTypeInfo{T::kMXFP4, "mxfp4", 32, 17, false},
+    ElementTypeInfo{T::kMXFP4, "mxfp4", 32, 17, true},
 };
 
 }  // namespace

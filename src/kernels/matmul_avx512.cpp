@@ -32,6 +32,10 @@ TileKernel avx512_tile_kernel(ElementType type) {
       return q5_k_tile_avx512;
     case ElementType::kQ6_K:
       return q6_k_tile_avx512;
+    case ElementType::kIQ4_NL:
+      return iq4_nl_tile_avx512;
+    case ElementType::kMXFP4:
+      return mxfp4_tile_avx512;
     default:
       return nullptr;
   }

@@ -1,11 +1,10 @@
-// AVX-512 VNNI kernels for the 32-element block types: Q4_0, Q5_0 and Q8_0
-// against Q8_0 activations, Q4_1 and Q5_1 against Q8_1. Each step takes two 32-element
-// blocks as one 64-byte vector. vpdpbusd multiplies unsigned weight bytes
-// by signed activation bytes, so weights enter as q + offset (Q4_0's and
-// Q5_0's stored values already are; Q8_0 flips the sign bit to add 128) and
-// offset * (block sum of the activations) is subtracted by seeding the
-// accumulator with it. Integer sums per block are then scaled by
-// d_w * d_x in float, as the scalar reference does.
+// AVX-512 VNNI kernels for the 32-element block types: Q4_0, Q5_0, Q8_0,
+// IQ4_NL and MXFP4 against Q8_0 activations, Q4_1 and Q5_1 against Q8_1. Each step takes two
+// 32-element blocks as one 64-byte vector. vpdpbusd multiplies unsigned weight bytes by signed
+// activation bytes, so weights enter as q + offset (Q4_0's and Q5_0's stored values already are;
+// Q8_0 flips the sign bit to add 128) and offset * (block sum of the activations) is subtracted by
+// seeding the accumulator with it. Integer sums per block are then scaled by d_w * d_x in float, as
+// the scalar reference does.
 //
 // The shuffle port is the bottleneck, so: nibble weights are unpacked as
 // [low nibbles of both blocks | high nibbles of both blocks] with one
@@ -125,6 +124,57 @@ struct Q8_0Weights {
   }
 };
 
+// The 4-bit table types: a nibble picks one of 16 signed values, looked up
+// with one byte shuffle from the table shifted to be unsigned (by kOffset),
+// so that they enter vpdpbusd as Q8_0's quants do. The constants are
+// kIq4NlValues + 128 and kMxfp4Values + 12, which the compiler folds. The
+// offset is the smallest that makes every value unsigned: its term,
+// kOffset * sum(x), cancels only after the float scaling, so a larger one
+// would cost precision.
+inline __m512i iq4_nl_table() {
+  return _mm512_broadcast_i32x4(_mm_setr_epi8(1, 24, 45, 63, 79, 93, 106, 118, char(129), char(141),
+                                              char(153), char(166), char(181), char(197), char(217),
+                                              char(241)));
+}
+
+inline __m512i mxfp4_table() {
+  return _mm512_broadcast_i32x4(
+      _mm_setr_epi8(12, 13, 14, 15, 16, 18, 20, 24, 12, 11, 10, 9, 8, 6, 4, 0));
+}
+
+struct IQ4_NLWeights {
+  using Block = BlockIQ4_NL;
+  using XBlock = BlockQ8_0;
+  static constexpr bool kHasMin = false;
+  static constexpr int kOffset = 128;
+  static constexpr Order kOrder = Order::kNibble;
+  template <bool kPair>
+  static __m512i load(const Block* b) {
+    return _mm512_shuffle_epi8(iq4_nl_table(),
+                               nibbles_pair<kPair>(b[0].qs, kPair ? b[1].qs : nullptr));
+  }
+};
+
+// MXFP4's scale is a power of two (E8M0), not an F16.
+struct MXFP4Weights {
+  using Block = BlockMXFP4;
+  using XBlock = BlockQ8_0;
+  static constexpr bool kHasMin = false;
+  static constexpr int kOffset = 12;
+  static constexpr Order kOrder = Order::kNibble;
+  template <bool kPair>
+  static __m512i load(const Block* b) {
+    return _mm512_shuffle_epi8(mxfp4_table(),
+                               nibbles_pair<kPair>(b[0].qs, kPair ? b[1].qs : nullptr));
+  }
+  template <bool kPair>
+  static __m512 scale(const Block* b) {
+    const __m512 va = _mm512_set1_ps(mxfp4_scale(b[0].e));
+    if (!kPair) return _mm512_maskz_mov_ps(static_cast<__mmask16>(~kSecondBlockLanes<kOrder>), va);
+    return _mm512_mask_blend_ps(kSecondBlockLanes<kOrder>, va, _mm512_set1_ps(mxfp4_scale(b[1].e)));
+  }
+};
+
 // Q4_1 and Q5_1 quants are unsigned with no offset; their min m enters as
 // m * s with Q8_1's s = d_x * sum(x), spread over the block's 8 lanes.
 struct Q4_1Weights {
@@ -189,7 +239,12 @@ struct Q8Family {
     for (int r = 0; r < R; ++r) {
       const typename W::Block* wb = rows[r] + b;
       const __m512i wq = W::template load<kPair>(wb);
-      const __m512 dw = scale_pair<kOrder, kPair>(f16, wb[0].d, kPair ? wb[1].d : 0);
+      __m512 dw;
+      if constexpr (requires { W::template scale<kPair>(wb); }) {
+        dw = W::template scale<kPair>(wb);
+      } else {
+        dw = scale_pair<kOrder, kPair>(f16, wb[0].d, kPair ? wb[1].d : 0);
+      }
       __m512 mw;
       if constexpr (W::kHasMin) mw = scale_pair<kOrder, kPair>(f16, wb[0].m, kPair ? wb[1].m : 0);
       for (int t = 0; t < T; ++t) {
@@ -257,6 +312,16 @@ void q4_1_tile_avx512(const WeightMatrix& w, const PackedActivations& x, TileRan
 void q5_1_tile_avx512(const WeightMatrix& w, const PackedActivations& x, TileRange range, float* y,
                       int64_t y_stride) {
   run_tile<Q8Family<Q5_1Weights>>(w, x, range, y, y_stride);
+}
+
+void iq4_nl_tile_avx512(const WeightMatrix& w, const PackedActivations& x, TileRange range,
+                        float* y, int64_t y_stride) {
+  run_tile<Q8Family<IQ4_NLWeights>>(w, x, range, y, y_stride);
+}
+
+void mxfp4_tile_avx512(const WeightMatrix& w, const PackedActivations& x, TileRange range, float* y,
+                       int64_t y_stride) {
+  run_tile<Q8Family<MXFP4Weights>>(w, x, range, y, y_stride);
 }
 
 void q8_0_tile_avx512(const WeightMatrix& w, const PackedActivations& x, TileRange range, float* y,

@@ -57,6 +57,12 @@ TileKernel scalar_tile_kernel(ElementType type) {
       return tile<T::kQ6_K>;
     case T::kQ8_K:
       return tile<T::kQ8_K>;
+    case T::kIQ4_NL:
+      return tile<T::kIQ4_NL>;
+    case T::kIQ4_XS:
+      return tile<T::kIQ4_XS>;
+    case T::kMXFP4:
+      return tile<T::kMXFP4>;
     default:
       return nullptr;
   }

@@ -12,6 +12,7 @@
 #include "kernels/half.h"
 #include "kernels/quantize_k.h"
 #include "kernels/quantize_math.h"
+#include "kernels/quantize_nonlinear.h"
 
 namespace ingot::kernels {
 namespace {
@@ -185,6 +186,9 @@ bool can_quantize(ElementType type) {
     case ElementType::kQ5_K:
     case ElementType::kQ6_K:
     case ElementType::kQ8_K:
+    case ElementType::kIQ4_NL:
+    case ElementType::kIQ4_XS:
+    case ElementType::kMXFP4:
       return true;
     default:
       return false;
@@ -225,6 +229,12 @@ void quantize_row(ElementType type, const float* x, void* dst, int64_t n) {
       return quantize_q6_k(x, static_cast<BlockQ6_K*>(dst), nb);
     case ElementType::kQ8_K:
       return quantize_q8_k(x, static_cast<BlockQ8_K*>(dst), nb);
+    case ElementType::kIQ4_NL:
+      return quantize_iq4_nl(x, static_cast<BlockIQ4_NL*>(dst), nb);
+    case ElementType::kIQ4_XS:
+      return quantize_iq4_xs(x, static_cast<BlockIQ4_XS*>(dst), nb);
+    case ElementType::kMXFP4:
+      return quantize_mxfp4(x, static_cast<BlockMXFP4*>(dst), nb);
     default:
       assert(false && "quantize_row: type cannot be quantized");
   }

@@ -202,6 +202,46 @@ float dot_q8_k(const BlockQ8_K* w, const BlockQ8_K* x, int64_t nb) {
   return sum;
 }
 
+// A 32-element block of table indices against 32 activation quants.
+int table_block_dot(const uint8_t* qs, const int8_t* table, const int8_t* x) {
+  int sum = 0;
+  for (int j = 0; j < kQK / 2; ++j) {
+    sum += table[qs[j] & 0xf] * x[j] + table[qs[j] >> 4] * x[j + kQK / 2];
+  }
+  return sum;
+}
+
+float dot_iq4_nl(const BlockIQ4_NL* w, const BlockQ8_0* x, int64_t nb) {
+  float sum = 0.0f;
+  for (int64_t i = 0; i < nb; ++i) {
+    const int sumi = table_block_dot(w[i].qs, kIq4NlValues, x[i].qs);
+    sum += sumi * (f16_to_f32(w[i].d) * f16_to_f32(x[i].d));
+  }
+  return sum;
+}
+
+float dot_mxfp4(const BlockMXFP4* w, const BlockQ8_0* x, int64_t nb) {
+  float sum = 0.0f;
+  for (int64_t i = 0; i < nb; ++i) {
+    const int sumi = table_block_dot(w[i].qs, kMxfp4Values, x[i].qs);
+    sum += sumi * (mxfp4_scale(w[i].e) * f16_to_f32(x[i].d));
+  }
+  return sum;
+}
+
+float dot_iq4_xs(const BlockIQ4_XS* w, const BlockQ8_K* x, int64_t nb) {
+  float sum = 0.0f;
+  for (int64_t i = 0; i < nb; ++i) {
+    int scaled = 0;
+    for (int j = 0; j < kSubBlocksPerSuperBlock; ++j) {
+      scaled += iq4_xs_scale(w[i], j) *
+                table_block_dot(w[i].qs + j * kQK / 2, kIq4NlValues, x[i].qs + j * kQK);
+    }
+    sum += x[i].d * f16_to_f32(w[i].d) * scaled;
+  }
+  return sum;
+}
+
 }  // namespace
 
 float vec_dot(ElementType type, const void* w, const void* x, int64_t n) {
@@ -237,6 +277,12 @@ float vec_dot(ElementType type, const void* w, const void* x, int64_t n) {
       return dot_q6_k(static_cast<const BlockQ6_K*>(w), static_cast<const BlockQ8_K*>(x), nb);
     case ElementType::kQ8_K:
       return dot_q8_k(static_cast<const BlockQ8_K*>(w), static_cast<const BlockQ8_K*>(x), nb);
+    case ElementType::kIQ4_NL:
+      return dot_iq4_nl(static_cast<const BlockIQ4_NL*>(w), static_cast<const BlockQ8_0*>(x), nb);
+    case ElementType::kIQ4_XS:
+      return dot_iq4_xs(static_cast<const BlockIQ4_XS*>(w), static_cast<const BlockQ8_K*>(x), nb);
+    case ElementType::kMXFP4:
+      return dot_mxfp4(static_cast<const BlockMXFP4*>(w), static_cast<const BlockQ8_0*>(x), nb);
     default:
       assert(false && "vec_dot: unsupported weight type");
       return 0.0f;

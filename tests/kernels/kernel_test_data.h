@@ -38,9 +38,10 @@ inline std::vector<uint8_t> quantize_matrix(ElementType type, const std::vector<
 // Every weight type matmul supports, for parameterized tests.
 inline const std::vector<ElementType>& matmul_types() {
   using T = ElementType;
-  static const std::vector<ElementType> types = {T::kF32,  T::kF16,  T::kBF16, T::kQ4_0, T::kQ4_1,
-                                                 T::kQ5_0, T::kQ5_1, T::kQ8_0, T::kQ8_1, T::kQ2_K,
-                                                 T::kQ3_K, T::kQ4_K, T::kQ5_K, T::kQ6_K, T::kQ8_K};
+  static const std::vector<ElementType> types = {
+      T::kF32,  T::kF16,  T::kBF16, T::kQ4_0,   T::kQ4_1,   T::kQ5_0,
+      T::kQ5_1, T::kQ8_0, T::kQ8_1, T::kQ2_K,   T::kQ3_K,   T::kQ4_K,
+      T::kQ5_K, T::kQ6_K, T::kQ8_K, T::kIQ4_NL, T::kIQ4_XS, T::kMXFP4};
   return types;
 }
 

@@ -109,7 +109,8 @@ INSTANTIATE_TEST_SUITE_P(
         RoundTripBound{ElementType::kQ5_1, 6e-2}, RoundTripBound{ElementType::kQ5_K, 5e-2},
         RoundTripBound{ElementType::kQ4_0, 0.12}, RoundTripBound{ElementType::kQ4_1, 0.12},
         RoundTripBound{ElementType::kQ4_K, 0.1}, RoundTripBound{ElementType::kQ3_K, 0.25},
-        RoundTripBound{ElementType::kQ2_K, 0.45}),
+        RoundTripBound{ElementType::kQ2_K, 0.45}, RoundTripBound{ElementType::kIQ4_NL, 0.12},
+        RoundTripBound{ElementType::kIQ4_XS, 0.12}, RoundTripBound{ElementType::kMXFP4, 0.2}),
     [](const auto& info) { return std::string(element_type_name(info.param.type)); });
 
 TEST(Quantize, AllZeroBlocksStayZero) {

@@ -133,12 +133,12 @@ const auto kSynthesizedModels = ::testing::Values(
     "tiny-gemma3-f16", "tiny-gemma4-f16", "tiny-gemma4moe-f16");
 #else
 const auto kSynthesizedModels = ::testing::Values(
-    "tiny-phi3-f16", "tiny-phi3-q8_0", "tiny-phi3-q4_k_m", "tiny-phi3-long-f16",
-    "tiny-qwen3moe-f16", "tiny-qwen3moe-q8_0", "tiny-qwen35-f16", "tiny-qwen35-q8_0",
-    "tiny-qwen35-q4_k_m", "tiny-qwen35moe-f16", "tiny-qwen35moe-q8_0", "tiny-qwen35moe-q4_k_m",
-    "tiny-gemma2-f16", "tiny-gemma2-q8_0", "tiny-gemma2-q4_k_m", "tiny-gemma3-f16",
-    "tiny-gemma3-q8_0", "tiny-gemma3-q4_k_m", "tiny-gemma4-f16", "tiny-gemma4-q8_0",
-    "tiny-gemma4-q4_k_m", "tiny-gemma4moe-f16");
+    "tiny-phi3-f16", "tiny-phi3-q8_0", "tiny-phi3-q4_k_m", "tiny-phi3-iq4_xs", "tiny-phi3-iq4_nl",
+    "tiny-phi3-mxfp4", "tiny-phi3-long-f16", "tiny-qwen3moe-f16", "tiny-qwen3moe-q8_0",
+    "tiny-qwen35-f16", "tiny-qwen35-q8_0", "tiny-qwen35-q4_k_m", "tiny-qwen35moe-f16",
+    "tiny-qwen35moe-q8_0", "tiny-qwen35moe-q4_k_m", "tiny-gemma2-f16", "tiny-gemma2-q8_0",
+    "tiny-gemma2-q4_k_m", "tiny-gemma3-f16", "tiny-gemma3-q8_0", "tiny-gemma3-q4_k_m",
+    "tiny-gemma4-f16", "tiny-gemma4-q8_0", "tiny-gemma4-q4_k_m", "tiny-gemma4moe-f16");
 #endif
 
 INSTANTIATE_TEST_SUITE_P(SynthesizedModels, SyntheticGoldenParity, kSynthesizedModels,

@@ -182,8 +182,8 @@ Status synthesize(const Options& o) {
   }
   std::optional<WeightPreset> preset = find_preset(o.type);
   if (!preset) {
-    return invalid_argument(
-        fmt::format("unknown type '{}' (known: f32, f16, q8_0, q4_0, q4_k_m)", o.type));
+    return invalid_argument(fmt::format(
+        "unknown type '{}' (known: f32, f16, q8_0, q4_0, q4_k_m, iq4_nl, iq4_xs, mxfp4)", o.type));
   }
   gguf::GgufWriter writer;
   write_hyperparameters(*shape, writer);
@@ -209,7 +209,8 @@ int main(int argc, char** argv) {
   app.add_option("--shape", options.shape,
                  "One of: " + fmt::format("{}", fmt::join(ingot::synth::shape_names(), ", ")))
       ->capture_default_str();
-  app.add_option("--type", options.type, "f32, f16, q8_0, q4_0 or q4_k_m")->capture_default_str();
+  app.add_option("--type", options.type, "f32, f16, q8_0, q4_0, q4_k_m, iq4_nl, iq4_xs or mxfp4")
+      ->capture_default_str();
   app.add_option("--seed", options.seed, "Seed of the random weights")->capture_default_str();
   app.add_option("--out", options.out, "The GGUF file to write")->required();
   auto* vocab_from = app.add_option("--vocab-from", options.vocab_from,

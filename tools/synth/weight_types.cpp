@@ -39,9 +39,10 @@ ElementType q4_k_m_type(const PlannedTensor& tensor, const Shape& shape) {
 // to a 32-element type of similar size, and to F16 when even that fails.
 ElementType fallback_for_row(ElementType type, int64_t row) {
   if (kernels::row_bytes(type, row)) return type;
-  ElementType fallback = type == ElementType::kQ6_K   ? ElementType::kQ8_0
-                         : type == ElementType::kQ4_K ? ElementType::kQ5_0
-                                                      : type;
+  ElementType fallback = type == ElementType::kQ6_K     ? ElementType::kQ8_0
+                         : type == ElementType::kQ4_K   ? ElementType::kQ5_0
+                         : type == ElementType::kIQ4_XS ? ElementType::kIQ4_NL
+                                                        : type;
   if (kernels::row_bytes(fallback, row)) return fallback;
   return ElementType::kF16;
 }
@@ -54,6 +55,9 @@ std::optional<WeightPreset> find_preset(std::string_view name) {
   if (name == "q8_0") return WeightPreset::kQ8_0;
   if (name == "q4_0") return WeightPreset::kQ4_0;
   if (name == "q4_k_m") return WeightPreset::kQ4_K_M;
+  if (name == "iq4_nl") return WeightPreset::kIQ4_NL;
+  if (name == "iq4_xs") return WeightPreset::kIQ4_XS;
+  if (name == "mxfp4") return WeightPreset::kMXFP4;
   return std::nullopt;
 }
 
@@ -69,6 +73,12 @@ uint32_t file_type_id(WeightPreset preset) {
       return 7;
     case WeightPreset::kQ4_K_M:
       return 15;
+    case WeightPreset::kIQ4_NL:
+      return 25;
+    case WeightPreset::kIQ4_XS:
+      return 30;
+    case WeightPreset::kMXFP4:
+      return 38;
   }
   return 0;
 }
@@ -107,6 +117,15 @@ ElementType element_type_for(const PlannedTensor& tensor, WeightPreset preset, c
       break;
     case WeightPreset::kQ4_K_M:
       type = q4_k_m_type(tensor, shape);
+      break;
+    case WeightPreset::kIQ4_NL:
+    case WeightPreset::kIQ4_XS:
+      type = is_output_like(tensor, shape)     ? ElementType::kQ6_K
+             : preset == WeightPreset::kIQ4_NL ? ElementType::kIQ4_NL
+                                               : ElementType::kIQ4_XS;
+      break;
+    case WeightPreset::kMXFP4:
+      type = is_output_like(tensor, shape) ? ElementType::kQ8_0 : ElementType::kMXFP4;
       break;
   }
   return fallback_for_row(type, tensor.dims[0]);

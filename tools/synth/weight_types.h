@@ -10,7 +10,7 @@
 
 namespace ingot::synth {
 
-enum class WeightPreset { kF32, kF16, kQ8_0, kQ4_0, kQ4_K_M };
+enum class WeightPreset { kF32, kF16, kQ8_0, kQ4_0, kQ4_K_M, kIQ4_NL, kIQ4_XS, kMXFP4 };
 
 std::optional<WeightPreset> find_preset(std::string_view name);
 
