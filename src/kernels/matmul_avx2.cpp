@@ -22,6 +22,10 @@ TileKernel avx2_tile_kernel(ElementType type) {
       return q5_1_tile_avx2;
     case ElementType::kQ8_0:
       return q8_0_tile_avx2;
+    case ElementType::kIQ4_NL:
+      return iq4_nl_tile_avx2;
+    case ElementType::kMXFP4:
+      return mxfp4_tile_avx2;
     case ElementType::kQ2_K:
       return q2_k_tile_avx2;
     case ElementType::kQ3_K:

@@ -36,6 +36,8 @@ TileKernel avx512_tile_kernel(ElementType type) {
       return iq4_nl_tile_avx512;
     case ElementType::kMXFP4:
       return mxfp4_tile_avx512;
+    case ElementType::kIQ4_XS:
+      return iq4_xs_tile_avx512;
     default:
       return nullptr;
   }

@@ -14,6 +14,10 @@ void q5_0_tile_avx2(const WeightMatrix& w, const PackedActivations& x, TileRange
                     int64_t y_stride);
 void q5_1_tile_avx2(const WeightMatrix& w, const PackedActivations& x, TileRange range, float* y,
                     int64_t y_stride);
+void iq4_nl_tile_avx2(const WeightMatrix& w, const PackedActivations& x, TileRange range, float* y,
+                      int64_t y_stride);
+void mxfp4_tile_avx2(const WeightMatrix& w, const PackedActivations& x, TileRange range, float* y,
+                     int64_t y_stride);
 void q8_0_tile_avx2(const WeightMatrix& w, const PackedActivations& x, TileRange range, float* y,
                     int64_t y_stride);
 void q2_k_tile_avx2(const WeightMatrix& w, const PackedActivations& x, TileRange range, float* y,

@@ -14,6 +14,8 @@ void q5_1_tile_avx512(const WeightMatrix& w, const PackedActivations& x, TileRan
                       int64_t y_stride);
 void iq4_nl_tile_avx512(const WeightMatrix& w, const PackedActivations& x, TileRange range,
                         float* y, int64_t y_stride);
+void iq4_xs_tile_avx512(const WeightMatrix& w, const PackedActivations& x, TileRange range,
+                        float* y, int64_t y_stride);
 void mxfp4_tile_avx512(const WeightMatrix& w, const PackedActivations& x, TileRange range, float* y,
                        int64_t y_stride);
 void q5_0_tile_avx512(const WeightMatrix& w, const PackedActivations& x, TileRange range, float* y,

@@ -1,10 +1,10 @@
 // AVX2 kernels for the 32-element block types, one block per step: Q4_0,
-// Q5_0 and Q8_0 against Q8_0 activations, Q4_1 and Q5_1 against Q8_1. vpmaddubsw multiplies
-// unsigned by signed bytes into 16-bit pairs and vpmaddwd sums those into 32-bit lanes. Q4_0
-// nibbles are unsigned already (8 * block sum of the activations is taken
-// back out), likewise Q5_0's 5-bit values (16 * block sum); Q8_0 uses |w|
-// and x with w's sign; Q4_1/Q5_1 add their min times Q8_1's s = d_x * sum. Per-block integer sums
-// are scaled by d_w * d_x in float, as in the scalar reference.
+// Q5_0, Q8_0, IQ4_NL and MXFP4 against Q8_0 activations, Q4_1 and Q5_1 against Q8_1. vpmaddubsw
+// multiplies unsigned by signed bytes into 16-bit pairs and vpmaddwd sums those into 32-bit lanes.
+// Q4_0 nibbles are unsigned already (8 * block sum of the activations is taken back out), likewise
+// Q5_0's 5-bit values (16 * block sum); Q8_0 uses |w| and x with w's sign; Q4_1/Q5_1 add their min
+// times Q8_1's s = d_x * sum. Per-block integer sums are scaled by d_w * d_x in float, as in the
+// scalar reference.
 #include <immintrin.h>
 
 #include <cstring>
@@ -56,7 +56,20 @@ inline __m256i offset_dot(__m256i w, __m256i x, int x_sum) {
   return _mm256_add_epi32(sums, _mm256_setr_epi32(-kOffset * x_sum, 0, 0, 0, 0, 0, 0, 0));
 }
 
-struct Q4_0Dot {
+// |w| times x with w's sign: signed weights without an offset.
+inline __m256i signed_dot(__m256i w, __m256i x) {
+  return widen_pairs(_mm256_maddubs_epi16(_mm256_sign_epi8(w, w), _mm256_sign_epi8(x, w)));
+}
+
+// The scale of most types: an F16 d.
+struct F16Scale {
+  template <class Block>
+  static float scale(const float* f16, const Block& b) {
+    return f16[b.d];
+  }
+};
+
+struct Q4_0Dot : F16Scale {
   using Block = BlockQ4_0;
   using XBlock = BlockQ8_0;
   static constexpr bool kHasMin = false;
@@ -64,7 +77,7 @@ struct Q4_0Dot {
   static __m256i dot(__m256i w, __m256i x, int x_sum) { return offset_dot<8>(w, x, x_sum); }
 };
 
-struct Q5_0Dot {
+struct Q5_0Dot : F16Scale {
   using Block = BlockQ5_0;
   using XBlock = BlockQ8_0;
   static constexpr bool kHasMin = false;
@@ -74,7 +87,7 @@ struct Q5_0Dot {
   static __m256i dot(__m256i w, __m256i x, int x_sum) { return offset_dot<16>(w, x, x_sum); }
 };
 
-struct Q4_1Dot {
+struct Q4_1Dot : F16Scale {
   using Block = BlockQ4_1;
   using XBlock = BlockQ8_1;
   static constexpr bool kHasMin = true;
@@ -82,7 +95,7 @@ struct Q4_1Dot {
   static __m256i dot(__m256i w, __m256i x, int) { return offset_dot<0>(w, x, 0); }
 };
 
-struct Q5_1Dot {
+struct Q5_1Dot : F16Scale {
   using Block = BlockQ5_1;
   using XBlock = BlockQ8_1;
   static constexpr bool kHasMin = true;
@@ -92,14 +105,39 @@ struct Q5_1Dot {
   static __m256i dot(__m256i w, __m256i x, int) { return offset_dot<0>(w, x, 0); }
 };
 
-struct Q8_0Dot {
+struct Q8_0Dot : F16Scale {
   using Block = BlockQ8_0;
   using XBlock = BlockQ8_0;
   static constexpr bool kHasMin = false;
   static __m256i prepare(const Block& b) { return load32(b.qs); }
-  static __m256i dot(__m256i w, __m256i x, int) {
-    return widen_pairs(_mm256_maddubs_epi16(_mm256_sign_epi8(w, w), _mm256_sign_epi8(x, w)));
+  static __m256i dot(__m256i w, __m256i x, int) { return signed_dot(w, x); }
+};
+
+// The 4-bit table types: one byte shuffle turns nibbles into the table's
+// signed values (kIq4NlValues, kMxfp4Values), then as Q8_0.
+struct IQ4_NLDot : F16Scale {
+  using Block = BlockIQ4_NL;
+  using XBlock = BlockQ8_0;
+  static constexpr bool kHasMin = false;
+  static __m256i prepare(const Block& b) {
+    const __m256i table = _mm256_broadcastsi128_si256(
+        _mm_setr_epi8(-127, -104, -83, -65, -49, -35, -22, -10, 1, 13, 25, 38, 53, 69, 89, 113));
+    return _mm256_shuffle_epi8(table, nibbles(b.qs));
   }
+  static __m256i dot(__m256i w, __m256i x, int) { return signed_dot(w, x); }
+};
+
+struct MXFP4Dot {
+  using Block = BlockMXFP4;
+  using XBlock = BlockQ8_0;
+  static constexpr bool kHasMin = false;
+  static __m256i prepare(const Block& b) {
+    const __m256i table = _mm256_broadcastsi128_si256(
+        _mm_setr_epi8(0, 1, 2, 3, 4, 6, 8, 12, 0, -1, -2, -3, -4, -6, -8, -12));
+    return _mm256_shuffle_epi8(table, nibbles(b.qs));
+  }
+  static __m256i dot(__m256i w, __m256i x, int) { return signed_dot(w, x); }
+  static float scale(const float*, const Block& b) { return mxfp4_scale(b.e); }
 };
 
 template <class D>
@@ -140,7 +178,7 @@ struct Q8FamilyAvx2 {
       }
       for (int r = 0; r < R; ++r) {
         const __m256i wq = D::prepare(rows[r][b]);
-        const float dw = f16[rows[r][b].d];
+        const float dw = D::scale(f16, rows[r][b]);
         for (int t = 0; t < T; ++t) {
           const __m256i dot = D::dot(wq, xq[t], sums[t][b]);
           acc[r][t] =
@@ -181,6 +219,16 @@ void q5_0_tile_avx2(const WeightMatrix& w, const PackedActivations& x, TileRange
 void q5_1_tile_avx2(const WeightMatrix& w, const PackedActivations& x, TileRange range, float* y,
                     int64_t y_stride) {
   run_tile<Q8FamilyAvx2<Q5_1Dot>>(w, x, range, y, y_stride);
+}
+
+void iq4_nl_tile_avx2(const WeightMatrix& w, const PackedActivations& x, TileRange range, float* y,
+                      int64_t y_stride) {
+  run_tile<Q8FamilyAvx2<IQ4_NLDot>>(w, x, range, y, y_stride);
+}
+
+void mxfp4_tile_avx2(const WeightMatrix& w, const PackedActivations& x, TileRange range, float* y,
+                     int64_t y_stride) {
+  run_tile<Q8FamilyAvx2<MXFP4Dot>>(w, x, range, y, y_stride);
 }
 
 void q8_0_tile_avx2(const WeightMatrix& w, const PackedActivations& x, TileRange range, float* y,
