@@ -26,6 +26,8 @@ TileKernel avx2_tile_kernel(ElementType type) {
       return iq4_nl_tile_avx2;
     case ElementType::kMXFP4:
       return mxfp4_tile_avx2;
+    case ElementType::kIQ4_XS:
+      return iq4_xs_tile_avx2;
     case ElementType::kQ2_K:
       return q2_k_tile_avx2;
     case ElementType::kQ3_K:

@@ -16,6 +16,8 @@ void q5_1_tile_avx2(const WeightMatrix& w, const PackedActivations& x, TileRange
                     int64_t y_stride);
 void iq4_nl_tile_avx2(const WeightMatrix& w, const PackedActivations& x, TileRange range, float* y,
                       int64_t y_stride);
+void iq4_xs_tile_avx2(const WeightMatrix& w, const PackedActivations& x, TileRange range, float* y,
+                      int64_t y_stride);
 void mxfp4_tile_avx2(const WeightMatrix& w, const PackedActivations& x, TileRange range, float* y,
                      int64_t y_stride);
 void q8_0_tile_avx2(const WeightMatrix& w, const PackedActivations& x, TileRange range, float* y,
