@@ -61,11 +61,12 @@ constexpr Shape kShapes[] = {
     // last 18 layers reading earlier layers' keys and values, per-layer
     // embeddings of 256), and the 26B-A4B mixture (8 of 128 GELU experts
     // beside a dense feed-forward) cut to 10 of its 30 layers, for speed
-    // figures. Both give every layer the sliding layers' KV head count.
+    // figures; the mixture's global layers as in the 26B-A4B: 2 KV heads to
+    // the sliding layers' 8, their keys read as values.
     {"gemma4-e4b",    "gemma4", 2560,  42,   8,    2,  512,     10240, false, true,  true, 1e6,    131072, 1e-6f,
      0, {}, 0, {}, {}, {6, 512, 256, 1e4, 18, 256, 30.0f}},
     {"gemma4-26b-a4b-10l", "gemma4", 2816, 10, 16,   8,  512,     2112, false, true,   true, 1e6,    262144, 1e-6f,
-     0, {}, 0, {}, {128, 8, 704, 0}, {6, 1024, 256, 1e4, 0, 0, 30.0f}},
+     0, {}, 0, {}, {128, 8, 704, 0}, {6, 1024, 256, 1e4, 0, 0, 30.0f, 2, true}},
     // The same with Qwen3.5-MoE's feed-forward: 2 of 8 routed experts and a
     // gated shared expert, its prediction block's too.
     {"tiny-qwen35moe", "qwen35moe", 256, 4,  4,    2,  64,      512,  false, true,   true, 1e7,    8192,   1e-6f,
