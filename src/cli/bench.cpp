@@ -17,6 +17,7 @@
 #include "cli/cache_type_options.h"
 #include "cli/commands.h"
 #include "cli/draft_bench.h"
+#include "kernels/dispatch.h"
 #include "model/model.h"
 #include "util/thread_pool.h"
 
@@ -206,6 +207,7 @@ void print_table(const ModelFacts& facts, const BenchOptions& options,
                 facts.weight_type.c_str(), facts.file_bytes / 1048576.0, facts.parameters / 1e6,
                 options.threads, r.name.c_str(), r.mean(), r.stddev());
   }
+  std::printf("\n%s kernels\n", std::string(kernels::isa_name(kernels::active_isa())).c_str());
   const double bound = kReferenceBandwidth / double(facts.bytes_per_token);
   std::printf("\ndecode streams %.1f MiB of weights per step: at 40 GB/s at most %.1f t/s",
               facts.bytes_per_token / 1048576.0, bound);
@@ -223,6 +225,7 @@ void print_json(const ModelFacts& facts, const BenchOptions& options,
                            {"model_size", facts.file_bytes},
                            {"model_n_params", facts.parameters},
                            {"n_threads", options.threads},
+                           {"isa", std::string(kernels::isa_name(kernels::active_isa()))},
                            {"weight_bytes_per_decode_step", facts.bytes_per_token},
                            {"results", nlohmann::json::array()}};
   for (const TestResult& r : results) {

@@ -14,6 +14,7 @@
 #include "cli/commands.h"
 #include "gguf/reader.h"
 #include "gguf/summary.h"
+#include "kernels/dispatch.h"
 #include "model/architecture.h"
 #include "model/model.h"
 #include "model/model_config.h"
@@ -245,6 +246,7 @@ void print_text(const DoctorOptions& options, const gguf::FileSummary& s, const 
                               human_bytes(s.weight_bytes), kv, plan.cache_label, plan.context,
                               plan.parallel, human_bytes(plan.total(s.weight_bytes))));
   }
+  row("kernels", std::string(kernels::isa_name(kernels::active_isa())));
   if (problems.empty()) row("verdict", "ingot can run this model");
   for (const std::string& problem : problems) row("verdict", "cannot run: " + problem);
 }
@@ -307,6 +309,7 @@ void print_json(const DoctorOptions& options, const gguf::FileSummary& s, const 
         {"mtp", plan.mtp},
         {"total_bytes", plan.total(s.weight_bytes)}}},
       {"runnable", problems.empty()},
+      {"kernels", std::string(kernels::isa_name(kernels::active_isa()))},
       {"problems", problems},
   };
   std::printf("%s\n", out.dump(2).c_str());

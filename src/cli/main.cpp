@@ -1,8 +1,11 @@
 // The `ingot` binary: a thin dispatcher over one file per subcommand.
 
 #include <CLI/CLI.hpp>
+#include <cstdlib>
+#include <string>
 
 #include "cli/commands.h"
+#include "kernels/dispatch.h"
 #include "util/logging.h"
 
 int main(int argc, char** argv) {
@@ -18,6 +21,12 @@ int main(int argc, char** argv) {
       app.add_option("--log-level", log_level,
                      "trace, debug, info, warn, error or off (default: info for serve, warn "
                      "for the other commands)");
+
+  std::string isa;
+  CLI::Option* isa_option = app.add_option(
+      "--isa", isa,
+      "Kernels to run: scalar, avx2 or avx512, at most what the CPU has (default: the best it "
+      "has; also INGOT_ISA)");
 
   int exit_code = 0;
   for (ingot::cli::CommandRegistrar registrar : {
@@ -40,6 +49,13 @@ int main(int argc, char** argv) {
     if (log_level_option->count() == 0 && serve->parsed()) log_level = "info";
     ingot::Status status = ingot::setup_logging(log_level);
     if (!status.ok()) throw CLI::ValidationError("--log-level", status.error().message());
+    if (isa_option->count() == 0) {
+      if (const char* env = std::getenv("INGOT_ISA"); env != nullptr && *env != '\0') isa = env;
+    }
+    if (!isa.empty()) {
+      status = ingot::kernels::select_isa(isa);
+      if (!status.ok()) throw CLI::ValidationError("--isa", status.error().message());
+    }
   });
 
   try {

@@ -13,6 +13,7 @@
 #include "cli/commands.h"
 #include "cli/loaded_model.h"
 #include "engine/engine.h"
+#include "kernels/dispatch.h"
 #include "model/model.h"
 #include "sampling/logit_bias_spec.h"
 #include "server/http/http_server.h"
@@ -132,9 +133,10 @@ int serve(ServeOptions options) {
   context.ready = true;
 
   std::string name = loaded->model->config().name;
-  std::fprintf(stderr, "ingot serve: %s on http://%s:%u (OpenAI base URL http://%s:%u/v1)\n",
-               context.model_id.c_str(), options.http.host.c_str(), http.port(),
-               options.http.host.c_str(), http.port());
+  std::fprintf(
+      stderr, "ingot serve: %s on http://%s:%u (OpenAI base URL http://%s:%u/v1), %s kernels\n",
+      context.model_id.c_str(), options.http.host.c_str(), http.port(), options.http.host.c_str(),
+      http.port(), std::string(kernels::isa_name(kernels::active_isa())).c_str());
   if (name.find("random weights") != std::string::npos) {
     std::fprintf(stderr,
                  "ingot serve: this model has random weights, so its replies are noise; serve "

@@ -1,6 +1,7 @@
 #include "kernels/dispatch.h"
 
 #include <atomic>
+#include <string>
 
 #include "kernels/cpu_features.h"
 #include "kernels/matmul_kernels_avx512.h"
@@ -57,6 +58,20 @@ Isa active_isa() {
 
 void set_isa_override(std::optional<Isa> isa) {
   isa_override.store(isa ? static_cast<int>(*isa) : -1, std::memory_order_relaxed);
+}
+
+Status select_isa(std::string_view name) {
+  std::string available;
+  for (Isa isa : {Isa::kScalar, Isa::kAvx2, Isa::kAvx512}) {
+    if (!isa_available(isa)) continue;
+    if (isa_name(isa) == name) {
+      set_isa_override(isa);
+      return {};
+    }
+    available += (available.empty() ? "" : ", ") + std::string(isa_name(isa));
+  }
+  return invalid_argument("no '" + std::string(name) + "' kernels for this CPU; it runs " +
+                          available);
 }
 
 TileKernel tile_kernel(Isa isa, ElementType weight_type) {

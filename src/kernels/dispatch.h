@@ -11,6 +11,7 @@
 
 #include "kernels/element_type.h"
 #include "kernels/matmul.h"
+#include "util/status.h"
 
 namespace ingot::kernels {
 
@@ -31,6 +32,9 @@ Isa active_isa();
 // Forces a path (tests and benchmarks compare paths on one machine);
 // nullopt returns to the best available. Must not race with a matmul.
 void set_isa_override(std::optional<Isa> isa);
+// Forces the path named `name` (scalar, avx2, avx512: INGOT_ISA, --isa)
+// when this CPU can run it; else an error saying which it can.
+Status select_isa(std::string_view name);
 
 struct TileRange {
   int64_t row_begin, row_end;  // weight rows = output features

@@ -56,6 +56,27 @@ TEST(Doctor, TinyQwen3Facts) {
   EXPECT_EQ(facts["runnable"], true);
 }
 
+// INGOT_ISA or --isa choose the kernels at or below what the CPU has, and
+// doctor names the ones in use; a path the CPU lacks is refused.
+TEST(Doctor, NamesTheKernelsInUseAsIngotIsaOrIsaChooseThem) {
+  INGOT_REQUIRE_SHARED();
+  const std::string model = shared_path("models/stories260K.gguf").string();
+  json best = doctor_json("models/stories260K.gguf");
+  EXPECT_TRUE(best["kernels"] == "avx512" || best["kernels"] == "avx2" ||
+              best["kernels"] == "scalar")
+      << best["kernels"];
+  CommandResult by_env = run_command(
+      {"/usr/bin/env", "INGOT_ISA=scalar", ingot_binary(), "doctor", "--json", "--model", model});
+  EXPECT_EQ(json::parse(by_env.out, nullptr, false)["kernels"], "scalar") << by_env.err;
+  CommandResult by_flag =
+      run_command({ingot_binary(), "doctor", "--json", "--isa", "scalar", "--model", model});
+  EXPECT_EQ(json::parse(by_flag.out, nullptr, false)["kernels"], "scalar") << by_flag.err;
+  CommandResult refused =
+      run_command({ingot_binary(), "doctor", "--isa", "neon", "--model", model});
+  EXPECT_NE(refused.exit_code, 0);
+  EXPECT_NE(refused.err.find("no 'neon' kernels"), std::string::npos) << refused.err;
+}
+
 // Q8_0 stores 32 values in 34 bytes where F16 takes 64; Q4_0 in 18.
 TEST(Doctor, AQuantizedCacheIsCountedAtItsTypesSize) {
   INGOT_REQUIRE_SHARED();
