@@ -454,6 +454,8 @@ void Engine::build_batch() {
   for (size_t i = 0; i < slots_.size() && budget > 0; ++i) {
     Slot& slot = slots_[i];
     if (!slot.prefilling()) continue;
+    take_blocks_computed_meanwhile(slot);
+    if (!slot.prefilling() || waits_for_another_slots_prefill(i)) continue;
     in_batch_[i].first_entry = batch_.size();
     in_batch_[i].first_position = slot.position();
     std::span<const int32_t> chunk = slot.next_prefill(prefill_budget(slot, budget));
@@ -469,6 +471,53 @@ void Engine::build_batch() {
     budget -= chunk.size();
   }
   if (drafter_) batch_.keep_hidden();
+}
+
+// Prompts that share a prefix and arrive together: rather than each slot
+// computing the same blocks side by side, one computes them and the others
+// wait for it, then take its blocks as each is published. A slot waits
+// only at a block boundary, for a slot ahead of it (or level with it and
+// before it) whose prompt shares at least its next whole block and that
+// has not computed all of what they share; so the first of them never
+// waits, and the others go on as soon as it is past the shared part.
+bool Engine::waits_for_another_slots_prefill(size_t index) const {
+  const Slot& slot = slots_[index];
+  if (!can_share_while_prefilling(slot)) return false;
+  const auto position = static_cast<size_t>(slot.position());
+  const auto block = static_cast<size_t>(cache_.block_size());
+  for (size_t j = 0; j < slots_.size(); ++j) {
+    const Slot& other = slots_[j];
+    if (j == index || !other.prefilling() || other.scores_prompt()) continue;
+    const auto ahead = static_cast<size_t>(other.position());
+    if (ahead < position || (ahead == position && j > index)) continue;
+    const std::vector<int32_t>& mine = slot.prompt();
+    const std::vector<int32_t>& theirs = other.prompt();
+    const auto common = static_cast<size_t>(
+        std::mismatch(mine.begin(), mine.end(), theirs.begin(), theirs.end()).first - mine.begin());
+    if (position + block <= std::min(common, mine.size() - 1) && ahead < common) return true;
+  }
+  return false;
+}
+
+// The blocks of this slot's prompt that other slots published since it
+// last looked (see waits_for_another_slots_prefill).
+void Engine::take_blocks_computed_meanwhile(Slot& slot) {
+  if (!can_share_while_prefilling(slot)) return;
+  const std::vector<int32_t>& prompt = slot.prompt();
+  const int64_t position = slot.position();
+  const int64_t limit = static_cast<int64_t>(prompt.size()) - 1;
+  if (cache_.cached_prefix_length(prompt, limit) <= position) return;
+  const int64_t length = cache_.attach_cached_prefix(slot.sequence(), prompt, limit);
+  if (length <= position) return;
+  slot.skip_cached_prefill(static_cast<size_t>(length - position));
+  prefix_tokens_ += length - position;
+}
+
+// A slot at a block boundary of a shared cache, whose prompt is not being
+// scored (that wants every token's logits) and with no drafter to follow.
+bool Engine::can_share_while_prefilling(const Slot& slot) const {
+  return cache_.shares_prefixes() && !drafter_ && !slot.scores_prompt() &&
+         slot.position() % cache_.block_size() == 0;
 }
 
 // A scored prompt wants a vocabulary-sized row per token: its chunks are

@@ -127,6 +127,9 @@ class Engine {
   size_t attach_shared_prefix(const Slot& slot, const std::vector<int32_t>& prompt, size_t reuse);
   void build_batch();
   size_t prefill_budget(const Slot& slot, size_t budget) const;
+  bool waits_for_another_slots_prefill(size_t index) const;
+  void take_blocks_computed_meanwhile(Slot& slot);
+  bool can_share_while_prefilling(const Slot& slot) const;
   void keep_recurrent_snapshots();
   void step();
   void score_prompts(const model::Logits& logits);

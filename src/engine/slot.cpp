@@ -70,6 +70,11 @@ void Slot::committed_prefill(size_t n) {
   prefill_cursor_ += n;
 }
 
+void Slot::skip_cached_prefill(size_t n) {
+  committed_prefill(n);
+  usage_.cached_tokens += static_cast<int64_t>(n);
+}
+
 void Slot::draw(const float* logits, int64_t n_vocab) {
   if (next_forced_ < forced_.size()) {
     drawn_ = sampling::SampledToken{forced_[next_forced_++], 0.0f, {}};

@@ -60,6 +60,10 @@ class Slot {
   std::span<const int32_t> next_prefill(size_t budget) const;
   // Marks tokens as now in the KV cache.
   void committed_prefill(size_t n);
+  // The next `n` prompt tokens are in the cache already (blocks another
+  // slot computed meanwhile): they count as cached, not computed.
+  void skip_cached_prefill(size_t n);
+  const std::vector<int32_t>& prompt() const { return prompt_; }
   int32_t decode_token() const { return last_token_; }
   void committed_decode() { cached_.push_back(last_token_); }
   int64_t position() const { return static_cast<int64_t>(cached_.size()); }

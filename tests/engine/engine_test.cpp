@@ -518,6 +518,47 @@ TEST_F(EngineTest, AFinishedRequestsBlocksServeALaterOneAfterItsSlotMovedOn) {
   EXPECT_EQ(token_ids(warm), token_ids(cold));
 }
 
+// Four prompts with one long prefix, arriving together on four slots: one
+// slot computes the prefix and the others take its blocks as they are
+// published, whatever the order the engine admits them in; each reply is
+// its solo run's.
+TEST_F(EngineTest, PromptsArrivingTogetherWithOnePrefixComputeItOnce) {
+  std::string prefix;
+  for (int i = 0; i < 12; ++i) prefix += " The little dog ran to the park and played with a ball.";
+  const std::vector<std::string> endings = {" Then it slept.", " Mom called it home.",
+                                            " A cat watched it.", " The sun went down."};
+  std::vector<GenerationRequest> requests;
+  for (const std::string& ending : endings) requests.push_back(no_end(prefix + ending, 6));
+  size_t shared = requests[0].prompt.size();
+  for (const GenerationRequest& r : requests) {
+    shared = std::min(shared, common_prefix(requests[0].prompt, r.prompt));
+  }
+  const size_t block = size_t(model::KvCache::kDefaultBlockSize);
+  ASSERT_GE(shared, 4 * block);
+
+  EngineOptions options;
+  options.parallel = 4;
+  options.batch_size = 32;
+  auto engine = start(options);
+  std::vector<RequestHandle> handles;
+  for (const GenerationRequest& r : requests) handles.push_back(*engine->submit(r));
+  std::vector<CollectedReply> replies;
+  for (RequestHandle& handle : handles) replies.push_back(collect_reply(handle));
+  engine->stop();
+
+  size_t computed = 0, at_most = shared;
+  for (size_t i = 0; i < requests.size(); ++i) {
+    ASSERT_TRUE(replies[i].finish.has_value());
+    computed +=
+        size_t(replies[i].finish->usage.prompt_tokens - replies[i].finish->usage.cached_tokens);
+    at_most += requests[i].prompt.size() - shared / block * block;
+  }
+  EXPECT_LE(computed, at_most);
+  for (size_t i = 0; i < requests.size(); ++i) {
+    EXPECT_EQ(token_ids(replies[i]), token_ids(run_alone(requests[i]))) << i;
+  }
+}
+
 // A request in between takes the slot's whole context: the first
 // request's blocks survive it only in the prompt cache's room (--cache-ram).
 TEST_F(EngineTest, ThePromptCachesRoomKeepsBlocksWhileTheSlotsContextIsTakenBetween) {
