@@ -6,6 +6,7 @@
 #include <cstring>
 
 #include "kernels/f16_table.h"
+#include "kernels/horizontal_sum_avx2.h"
 #include "kernels/matmul_kernels_avx2.h"
 #include "kernels/prefetch.h"
 #include "kernels/tile_loop.h"
@@ -41,12 +42,6 @@ struct F32Elements {
   static __m256 load(const float* p) { return _mm256_loadu_ps(p); }
   static float scalar(const float* p) { return *p; }
 };
-
-inline float hsum(__m256 v) {
-  const __m128 s4 = _mm_add_ps(_mm256_castps256_ps128(v), _mm256_extractf128_ps(v, 1));
-  const __m128 s2 = _mm_add_ps(s4, _mm_movehl_ps(s4, s4));
-  return _mm_cvtss_f32(_mm_add_ss(s2, _mm_movehdup_ps(s2)));
-}
 
 template <class E>
 struct FloatKernelAvx2 {
@@ -85,7 +80,7 @@ struct FloatKernelAvx2 {
     }
     for (int t = 0; t < T; ++t) {
       for (int r = 0; r < R; ++r) {
-        float sum = hsum(acc[r][t]);
+        float sum = horizontal_sum(acc[r][t]);
         for (int64_t j = i; j < w.cols; ++j) sum += E::scalar(rows[r] + j) * E::scalar(xs[t] + j);
         y[(t0 + t) * y_stride + r0 + r] = sum;
       }

@@ -7,6 +7,7 @@
 
 #include "kernels/block_formats.h"
 #include "kernels/f16_table.h"
+#include "kernels/horizontal_sum_avx2.h"
 #include "kernels/matmul_kernels_avx2.h"
 #include "kernels/prefetch.h"
 #include "kernels/tile_loop.h"
@@ -23,12 +24,6 @@ inline __m256i iq4_table() {
 inline __m256i scaled_signed_dot(__m256i w, __m256i x, __m256i scale) {
   return _mm256_madd_epi16(_mm256_maddubs_epi16(_mm256_sign_epi8(w, w), _mm256_sign_epi8(x, w)),
                            scale);
-}
-
-inline float hsum(__m256 v) {
-  const __m128 s4 = _mm_add_ps(_mm256_castps256_ps128(v), _mm256_extractf128_ps(v, 1));
-  const __m128 s2 = _mm_add_ps(s4, _mm_movehl_ps(s4, s4));
-  return _mm_cvtss_f32(_mm_add_ss(s2, _mm_movehdup_ps(s2)));
 }
 
 struct IQ4XSAvx2 {
@@ -89,7 +84,7 @@ struct IQ4XSAvx2 {
       }
     }
     for (int t = 0; t < T; ++t) {
-      for (int r = 0; r < R; ++r) y[(t0 + t) * y_stride + r0 + r] = hsum(acc[r][t]);
+      for (int r = 0; r < R; ++r) y[(t0 + t) * y_stride + r0 + r] = horizontal_sum(acc[r][t]);
     }
   }
 };

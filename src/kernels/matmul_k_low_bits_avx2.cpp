@@ -9,6 +9,7 @@
 
 #include "kernels/block_formats.h"
 #include "kernels/f16_table.h"
+#include "kernels/horizontal_sum_avx2.h"
 #include "kernels/matmul_kernels_avx2.h"
 #include "kernels/prefetch.h"
 #include "kernels/tile_loop.h"
@@ -24,12 +25,6 @@ uint32_t load_u32(const uint8_t* p) {
 
 inline __m256i load32(const void* p) {
   return _mm256_loadu_si256(static_cast<const __m256i*>(p));
-}
-
-inline float hsum(__m256 v) {
-  const __m128 s4 = _mm_add_ps(_mm256_castps256_ps128(v), _mm256_extractf128_ps(v, 1));
-  const __m128 s2 = _mm_add_ps(s4, _mm_movehl_ps(s4, s4));
-  return _mm_cvtss_f32(_mm_add_ss(s2, _mm_movehdup_ps(s2)));
 }
 
 // Run j (0..3) of half h: bits 2j..2j+1 of qs[32h + l].
@@ -142,7 +137,7 @@ struct LowBitAvx2 {
       }
     }
     for (int t = 0; t < T; ++t) {
-      for (int r = 0; r < R; ++r) y[(t0 + t) * y_stride + r0 + r] = hsum(acc[r][t]);
+      for (int r = 0; r < R; ++r) y[(t0 + t) * y_stride + r0 + r] = horizontal_sum(acc[r][t]);
     }
   }
 };

@@ -11,6 +11,7 @@
 
 #include "kernels/block_formats.h"
 #include "kernels/f16_table.h"
+#include "kernels/horizontal_sum_avx2.h"
 #include "kernels/matmul_kernels_avx2.h"
 #include "kernels/prefetch.h"
 #include "kernels/tile_loop.h"
@@ -189,11 +190,7 @@ struct Q8FamilyAvx2 {
     }
     for (int t = 0; t < T; ++t) {
       for (int r = 0; r < R; ++r) {
-        const __m128 s4 =
-            _mm_add_ps(_mm256_castps256_ps128(acc[r][t]), _mm256_extractf128_ps(acc[r][t], 1));
-        const __m128 s2 = _mm_add_ps(s4, _mm_movehl_ps(s4, s4));
-        y[(t0 + t) * y_stride + r0 + r] =
-            _mm_cvtss_f32(_mm_add_ss(s2, _mm_movehdup_ps(s2))) + min_acc[r][t];
+        y[(t0 + t) * y_stride + r0 + r] = horizontal_sum(acc[r][t]) + min_acc[r][t];
       }
     }
   }
