@@ -503,14 +503,11 @@ bool Engine::waits_for_another_slots_prefill(size_t index) const {
 // last looked (see waits_for_another_slots_prefill).
 void Engine::take_blocks_computed_meanwhile(Slot& slot) {
   if (!can_share_while_prefilling(slot)) return;
-  const std::vector<int32_t>& prompt = slot.prompt();
-  const int64_t position = slot.position();
-  const int64_t limit = static_cast<int64_t>(prompt.size()) - 1;
-  if (cache_.cached_prefix_length(prompt, limit) <= position) return;
-  const int64_t length = cache_.attach_cached_prefix(slot.sequence(), prompt, limit);
+  const auto position = static_cast<size_t>(slot.position());
+  const size_t length = attach_shared_prefix(slot, slot.prompt(), position);
   if (length <= position) return;
-  slot.skip_cached_prefill(static_cast<size_t>(length - position));
-  prefix_tokens_ += length - position;
+  slot.skip_cached_prefill(length - position);
+  prefix_tokens_ += static_cast<int64_t>(length - position);
 }
 
 // A slot at a block boundary of a shared cache, whose prompt is not being
