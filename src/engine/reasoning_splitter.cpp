@@ -29,6 +29,10 @@ std::optional<ReasoningTags> reasoning_tags_for_template(std::string_view source
   if (has("<|channel>thought") && has("<channel|>")) {
     return ReasoningTags{"<|channel>thought", "<channel|>"};
   }
+  if (has("<|channel|>analysis<|message|>") && has("<|start|>assistant")) {
+    return ReasoningTags{"<|channel|>analysis<|message|>", std::string(kHarmonyReasoningClose),
+                         /*harmony=*/true};
+  }
   return std::nullopt;
 }
 
@@ -38,6 +42,11 @@ ReasoningSplitter::ReasoningSplitter(ReasoningTags tags, bool starts_in_reasonin
 
 ReasoningSplitter::Output ReasoningSplitter::push(std::string_view text) {
   Output out;
+  if (tags_.harmony) {
+    HarmonyChannels::Output channels;
+    harmony_.push(text, channels);
+    return Output{std::move(channels.reasoning), std::move(channels.content)};
+  }
   pending_.append(text);
   route(out);
   return out;
@@ -92,6 +101,11 @@ void ReasoningSplitter::route(Output& out) {
 
 ReasoningSplitter::Output ReasoningSplitter::flush() {
   Output out;
+  if (tags_.harmony) {
+    HarmonyChannels::Output channels;
+    harmony_.flush(channels);
+    return Output{std::move(channels.reasoning), std::move(channels.content)};
+  }
   if (state_ == State::kInReasoning) {
     out.reasoning = std::move(pending_);
   } else if (state_ == State::kInContent || !is_blank(pending_)) {

@@ -1,18 +1,22 @@
 #pragma once
 // Splits a reply into reasoning and content for templates that think
 // between tags (Qwen3's <think>...</think>, DeepSeek-R1's, Gemma 4's
-// <|channel>thought ... <channel|>). Tags split across tokens are
+// <|channel>thought ... <channel|>) or in gpt-oss's analysis channel. Tags split across tokens are
 // recognised; reasoning never leaks into content.
 
 #include <optional>
 #include <string>
 #include <string_view>
 
+#include "engine/harmony_channels.h"
+
 namespace ingot::engine {
 
 struct ReasoningTags {
   std::string open = "<think>";
   std::string close = "</think>";
+  // gpt-oss's harmony channels (see HarmonyChannels) rather than tags.
+  bool harmony = false;
 };
 
 // The tags a chat template's replies reason between, found in its source;
@@ -34,7 +38,9 @@ class ReasoningSplitter {
   Output flush();
 
   // Inside the reasoning block, past its open tag and before its close.
-  bool in_reasoning() const { return state_ == State::kInReasoning; }
+  bool in_reasoning() const {
+    return tags_.harmony ? harmony_.in_reasoning() : state_ == State::kInReasoning;
+  }
   const ReasoningTags& tags() const { return tags_; }
 
  private:
@@ -47,6 +53,7 @@ class ReasoningSplitter {
   ReasoningTags tags_;
   State state_;
   std::string pending_;
+  HarmonyChannels harmony_;
 };
 
 }  // namespace ingot::engine

@@ -1,5 +1,6 @@
 #include "kernels/ops_activation.h"
 
+#include <algorithm>
 #include <cmath>
 
 #include "kernels/dispatch.h"
@@ -28,7 +29,8 @@ void swiglu(const float* gate, const float* up, float* out, int64_t n) {
 
 // SiLU and SwiGLU run over the whole feed-forward width of every token, one
 // exp each: enough to show in a profile, so they have a vector path. GELU
-// serves no supported architecture yet and stays scalar.
+// (Gemma) and the clamped SwiGLU (gpt-oss's experts, which run on a few
+// hundred of a token's features each) stay scalar for now.
 void silu(const float* x, float* y, int64_t n) {
   if (active_isa() == Isa::kAvx512) return avx512::silu(x, y, n);
   scalar::silu(x, y, n);
@@ -41,6 +43,16 @@ void gelu(const float* x, float* y, int64_t n) {
 void swiglu(const float* gate, const float* up, float* out, int64_t n) {
   if (active_isa() == Isa::kAvx512) return avx512::swiglu(gate, up, out, n);
   scalar::swiglu(gate, up, out, n);
+}
+
+// As ggml computes it, one expf per element.
+void swiglu_clamped(const float* gate, const float* up, float* out, int64_t n, float alpha,
+                    float limit) {
+  for (int64_t i = 0; i < n; ++i) {
+    const float g = std::min(gate[i], limit);
+    const float u = std::clamp(up[i], -limit, limit);
+    out[i] = g / (1.0f + std::exp(alpha * -g)) * (u + 1.0f);
+  }
 }
 
 }  // namespace ingot::kernels

@@ -12,6 +12,14 @@ void attention_begin(AttentionState& state, float* output, int64_t head_dim) {
   std::fill(output, output + head_dim, 0.0f);
 }
 
+void attention_fold_sink(AttentionState& state, float* output, int64_t head_dim, float sink) {
+  const float max_score = std::max(state.max_score, sink);
+  const float rescale = std::exp(state.max_score - max_score);
+  for (int64_t d = 0; d < head_dim; ++d) output[d] *= rescale;
+  state.denominator = state.denominator * rescale + std::exp(sink - max_score);
+  state.max_score = max_score;
+}
+
 void attention_end(const AttentionState& state, float* output, int64_t head_dim) {
   const float inverse = state.denominator > 0.0f ? 1.0f / state.denominator : 0.0f;
   for (int64_t d = 0; d < head_dim; ++d) output[d] *= inverse;

@@ -47,6 +47,10 @@ void attention_accumulate(const float* q, int64_t n_q, const uint16_t* keys, int
                           const uint16_t* values, int64_t n, int64_t head_dim, ScoreScale scale,
                           AttentionState* states, float* outputs);
 
+// gpt-oss's sink: a logit with no value, `sink` as it is (unscaled),
+// folded into the softmax's running maximum and denominator before the end.
+void attention_fold_sink(AttentionState& state, float* output, int64_t head_dim, float sink);
+
 // output <- output / denominator.
 void attention_end(const AttentionState& state, float* output, int64_t head_dim);
 

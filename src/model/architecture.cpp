@@ -21,6 +21,8 @@ constexpr ArchitectureTraits kArchitectures[] = {
     {Architecture::kGemma3, "gemma3", RopeLayout::kHalves, false, true, false, false, true},
     {Architecture::kGemma4, "gemma4", RopeLayout::kHalves, false, true, false, false, true, false,
      true},
+    {Architecture::kGptOss, "gpt-oss", RopeLayout::kHalves, true, false, false, true, false, false,
+     false, true},
 };
 
 }  // namespace

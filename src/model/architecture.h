@@ -21,7 +21,8 @@ enum class Architecture {
   kQwen35Moe,
   kGemma2,
   kGemma3,
-  kGemma4
+  kGemma4,
+  kGptOss
 };
 
 struct ArchitectureTraits {
@@ -45,6 +46,11 @@ struct ArchitectureTraits {
   bool shared_expert = false;
   // gemma4: values RMS-normalized per head and the scores left unscaled.
   bool normed_values = false;
+  // gpt-oss: sliding-window layers taking turns with full ones, a learned
+  // sink logit per head in every softmax, biases on the output projection,
+  // the router and the experts; its experts weighted by a softmax over the
+  // chosen ones' scores and activated by a clamped SwiGLU.
+  bool gpt_oss = false;
 };
 
 // Traits of the architecture named `name`, or nullopt when ingot cannot run it.

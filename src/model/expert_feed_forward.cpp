@@ -24,6 +24,10 @@ void softmax_in_place(float* x, int64_t n) {
 // llama.cpp clamps the chosen weights' sum to F16's smallest normal.
 constexpr float kMinWeightSum = 6.103515625e-5f;
 
+// gpt-oss's activation, as llama.cpp fixes it for the architecture.
+constexpr float kClampedSwiGLUAlpha = 1.702f;
+constexpr float kClampedSwiGLULimit = 7.0f;
+
 }  // namespace
 
 void ExpertFeedForward::run(const LayerWeights& w, const float* x, int64_t n_rows,
@@ -46,18 +50,28 @@ void ExpertFeedForward::route(const LayerWeights& w, int64_t n_rows, PackedInput
   kernels::matmul(w.router, packed_x.for_weight(w.router, pool), router_.data(), count, pool);
   grow(order_, count);
   std::vector<int32_t>& order = order_;
+  const bool softmax_first = config_.experts.gating == ExpertGating::kSoftmaxThenTopK;
   for (int64_t t = 0; t < n_rows; ++t) {
     float* p = router_.data() + t * count;
-    softmax_in_place(p, count);
+    if (!w.router_bias.empty()) {
+      for (int64_t i = 0; i < count; ++i) p[i] += w.router_bias[i];
+    }
+    if (softmax_first) softmax_in_place(p, count);
     for (int32_t i = 0; i < count; ++i) order[i] = i;
     std::partial_sort(order.begin(), order.begin() + used, order.begin() + count,
                       [p](int32_t a, int32_t b) { return p[a] > p[b] || (p[a] == p[b] && a < b); });
-    float sum = 0.0f;
-    for (int64_t k = 0; k < used; ++k) sum += p[order[k]];
-    sum = std::max(sum, kMinWeightSum);
+    float* weights = chosen_weight_.data() + t * used;
     for (int64_t k = 0; k < used; ++k) {
       chosen_[t * used + k] = order[k];
-      chosen_weight_[t * used + k] = p[order[k]] / sum;
+      weights[k] = p[order[k]];
+    }
+    if (softmax_first) {
+      float sum = 0.0f;
+      for (int64_t k = 0; k < used; ++k) sum += weights[k];
+      sum = std::max(sum, kMinWeightSum);
+      for (int64_t k = 0; k < used; ++k) weights[k] /= sum;
+    } else {
+      softmax_in_place(weights, used);
     }
   }
 }
@@ -127,24 +141,42 @@ void ExpertFeedForward::activate_and_pack(const LayerWeights& w, ThreadPool& poo
   }
   const int64_t pieces = hidden_[active_.front()].pieces_per_row();
   const int64_t pairs = expert_begin_.back();
-  const bool gemma = config_.traits.gemma;
   pool.parallel_for(pairs * pieces, 1, [&](int64_t begin, int64_t end) {
     for (int64_t job = begin; job < end; ++job) {
       const int64_t pair = job / pieces, piece = job % pieces;
       const int64_t first = piece * kernels::PackedActivations::kPieceCols;
       const int64_t n = std::min(kernels::PackedActivations::kPieceCols, ff - first);
-      float* hidden = gate_.data() + pair * ff;
-      const float* up = up_.data() + pair * ff;
-      if (gemma) {
-        kernels::gelu(hidden + first, hidden + first, n);
-        for (int64_t i = first; i < first + n; ++i) hidden[i] *= up[i];
-      } else {
-        kernels::swiglu(hidden + first, up + first, hidden + first, n);
-      }
       const int32_t expert = pair_expert_[pair];
+      float* hidden = gate_.data() + pair * ff;
+      float* up = up_.data() + pair * ff;
+      if (!w.expert_gate_bias.empty()) {
+        const float* gate_bias = w.expert_gate_bias.data() + expert * ff;
+        const float* up_bias = w.expert_up_bias.data() + expert * ff;
+        for (int64_t i = first; i < first + n; ++i) {
+          hidden[i] += gate_bias[i];
+          up[i] += up_bias[i];
+        }
+      }
+      activate(hidden + first, up + first, n);
       hidden_[expert].pack_piece(hidden, pair - expert_begin_[expert], piece);
     }
   });
+}
+
+// hidden <- act(hidden) * up, in place.
+void ExpertFeedForward::activate(float* hidden, const float* up, int64_t n) const {
+  switch (config_.experts.activation) {
+    case ExpertActivation::kSiLU:
+      kernels::swiglu(hidden, up, hidden, n);
+      return;
+    case ExpertActivation::kGELU:
+      kernels::gelu(hidden, hidden, n);
+      for (int64_t i = 0; i < n; ++i) hidden[i] *= up[i];
+      return;
+    case ExpertActivation::kClampedSwiGLU:
+      kernels::swiglu_clamped(hidden, up, hidden, n, kClampedSwiGLUAlpha, kClampedSwiGLULimit);
+      return;
+  }
 }
 
 void ExpertFeedForward::project_down(const LayerWeights& w, ThreadPool& pool) {
@@ -172,7 +204,12 @@ void ExpertFeedForward::add_weighted(const LayerWeights& w, int64_t n_rows, floa
         const float scale = w.expert_output_scale.empty() ? 1.0f : w.expert_output_scale[expert];
         const float weight = chosen_weight_[t * used + k] * scale;
         const float* y = down_.data() + pair_of_choice_[t * used + k] * n_embd;
-        for (int64_t d = 0; d < n_embd; ++d) row[d] += weight * y[d];
+        if (w.expert_down_bias.empty()) {
+          for (int64_t d = 0; d < n_embd; ++d) row[d] += weight * y[d];
+        } else {
+          const float* bias = w.expert_down_bias.data() + expert * n_embd;
+          for (int64_t d = 0; d < n_embd; ++d) row[d] += weight * (y[d] + bias[d]);
+        }
       }
     }
   });

@@ -1,11 +1,14 @@
 #pragma once
-// The routed experts of a mixture-of-experts feed-forward (qwen35moe,
-// Gemma 4's mixture member):
+// The routed experts of a mixture-of-experts feed-forward (qwen3moe,
+// qwen35moe, Gemma 4's mixture member, gpt-oss):
 //   p = softmax(Wrouter r),  E = the `used` experts of highest p (ties to
 //   the lower index), w_e = p_e / sum over E of p,
 //   out = sum over e in E of w_e s_e Wdown_e (act(Wgate_e x) * Wup_e x)
 // with r the router's input, act SiLU (GELU for Gemma) and s_e the
-// expert's output scale where the file has one.
+// expert's output scale where the file has one. gpt-oss instead picks E by
+// the biased scores z = Wrouter r + b, weights w = softmax over E of z, adds
+// each matrix's bias per expert and activates by its clamped SwiGLU (see
+// ExpertConfig).
 // The tokens of a batch are grouped by expert and each chosen expert runs
 // once over all of its tokens, so only the chosen experts' weights are read
 // and a prefill chunk or several decoding sequences share them. All the
@@ -39,6 +42,7 @@ class ExpertFeedForward {
   void group_by_expert(int64_t n_rows);
   void project_gate_up(const LayerWeights& w, const float* x, int64_t n_rows, ThreadPool& pool);
   void activate_and_pack(const LayerWeights& w, ThreadPool& pool);
+  void activate(float* hidden, const float* up, int64_t n) const;
   void project_down(const LayerWeights& w, ThreadPool& pool);
   void add_weighted(const LayerWeights& w, int64_t n_rows, float* out, ThreadPool& pool);
 

@@ -197,7 +197,7 @@ void ForwardPass::resize_buffers(int64_t n_tokens, int64_t n_logits) {
   grow(up_, n_tokens * c.n_ff);
   grow(rope_cos_, n_tokens * c.rope.n_rot / 2);
   grow(rope_sin_, n_tokens * c.rope.n_rot / 2);
-  if (c.traits.gemma) {
+  if (has_sliding_layers()) {
     grow(sliding_cos_, n_tokens * c.gemma.sliding_rope.n_rot / 2);
     grow(sliding_sin_, n_tokens * c.gemma.sliding_rope.n_rot / 2);
   }
@@ -225,7 +225,7 @@ void ForwardPass::compute_rope_angles(const Batch& batch) {
     rope_.angles(entries[t].position, rope_cos_.data() + t * n_pairs,
                  rope_sin_.data() + t * n_pairs);
   }
-  if (!config_.traits.gemma) return;
+  if (!has_sliding_layers()) return;
   const int64_t sliding_pairs = config_.gemma.sliding_rope.n_rot / 2;
   for (size_t t = 0; t < entries.size(); ++t) {
     sliding_rope_.angles(entries[t].position, sliding_cos_.data() + t * sliding_pairs,
@@ -244,7 +244,7 @@ void ForwardPass::attention_block(const LayerWeights& w, const AttentionShape& s
   if (s.own_kv) store_kv(s, n_tokens, cache);
   if (drops_rows) keep_output_rows(batch, s.q_dim);
   if (n_rows_ == 0) return;
-  attend(s, batch, cache, pool);
+  attend(s, w.attn_sinks.empty() ? nullptr : w.attn_sinks.data(), batch, cache, pool);
   if (rotation.values > 0) {
     kernels::hadamard_rotate(attended_.data(), n_rows_ * s.q_dim, rotation.values);
   }
@@ -253,6 +253,7 @@ void ForwardPass::attention_block(const LayerWeights& w, const AttentionShape& s
   packed_attended_.reset(attended_.data(), n_rows_, s.q_dim);
   kernels::matmul(w.wo, packed_attended_.for_weight(w.wo, pool), normed_.data(), config_.n_embd,
                   pool);
+  add_bias(normed_.data(), w.bo, n_rows_);
   if (!w.attn_post_norm.empty()) {
     kernels::rms_norm(normed_.data(), w.attn_post_norm.data(), normed_.data(), n_rows_,
                       config_.n_embd, config_.rms_eps);
@@ -483,8 +484,8 @@ class KvRunReader {
 // (entry, KV head) so the heads sharing a KV head read its keys and values
 // once. The batch's keys are already in the cache, so a prompt's tokens see
 // each other causally and never another sequence's.
-void ForwardPass::attend(const AttentionShape& s, const Batch& batch, const KvCache& cache,
-                         ThreadPool& pool) {
+void ForwardPass::attend(const AttentionShape& s, const float* sinks, const Batch& batch,
+                         const KvCache& cache, ThreadPool& pool) {
   const ModelConfig& c = config_;
   const int64_t group = c.n_heads / s.kv_heads;
   const int64_t head_dim = s.head_dim, kv_layer = s.kv_layer;
@@ -517,6 +518,10 @@ void ForwardPass::attend(const AttentionShape& s, const Batch& batch, const KvCa
         start += count;
       }
       for (int64_t h = 0; h < group; ++h) {
+        if (sinks != nullptr) {
+          const float sink = sinks[kv_head * group + h];
+          kernels::attention_fold_sink(states[h], out + h * head_dim, head_dim, sink);
+        }
         kernels::attention_end(states[h], out + h * head_dim, head_dim);
       }
     }

@@ -82,6 +82,7 @@ class ForwardPass {
   void prepare_checkpoints(const Batch& batch, KvCache& cache);
   // Whether rows that want no logits leave after `layer` (the last).
   bool drops_rows_after(int64_t layer, const Batch& batch) const;
+  bool has_sliding_layers() const { return !config_.gemma.sliding.empty(); }
   void attention_block(const LayerWeights& w, const AttentionShape& s, bool drops_rows,
                        const Batch& batch, KvCache& cache, ThreadPool& pool);
   void linear_attention_block(int64_t layer, const Batch& batch, KvCache& cache, ThreadPool& pool);
@@ -97,7 +98,9 @@ class ForwardPass {
   KvRotation kv_rotation(KvCache::Types types) const;
   void rotate_for_cache(const AttentionShape& s, KvRotation rotation, int64_t n_tokens);
   void store_kv(const AttentionShape& s, int64_t n_tokens, KvCache& cache);
-  void attend(const AttentionShape& s, const Batch& batch, const KvCache& cache, ThreadPool& pool);
+  // sinks: n_heads logits (gpt-oss) or null.
+  void attend(const AttentionShape& s, const float* sinks, const Batch& batch, const KvCache& cache,
+              ThreadPool& pool);
   void finish_layer(const LayerWeights& w, int64_t layer, ThreadPool& pool);
   void soft_cap(int64_t n_rows);
   void advance_recurrent_states(const Batch& batch, KvCache& cache);

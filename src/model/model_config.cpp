@@ -125,6 +125,11 @@ Status read_experts(const gguf::Metadata& metadata, ModelConfig& config) {
   INGOT_ASSIGN_OR_RETURN(e.used, required_count(metadata, "expert_used_count"));
   INGOT_ASSIGN_OR_RETURN(e.feed_forward, required_count(metadata, "expert_feed_forward_length"));
   if (e.used > e.count) return invalid_format("expert_used_count exceeds expert_count");
+  if (config.traits.gemma) e.activation = ExpertActivation::kGELU;
+  if (config.traits.gpt_oss) {
+    e.gating = ExpertGating::kTopKThenSoftmax;
+    e.activation = ExpertActivation::kClampedSwiGLU;
+  }
   // llama.cpp's shared expert is feed_forward_length wide unless its own
   // length is given.
   config.n_ff = optional_count(metadata, "expert_shared_feed_forward_length", config.n_ff);
@@ -151,12 +156,29 @@ Status read_sliding_layers(const gguf::Metadata& metadata, ModelConfig& config) 
   }
   if (config.traits.normed_values) return invalid_format(pattern_key + " must give every layer");
   const bool gemma2 = config.traits.architecture == Architecture::kGemma2;
-  g.window = optional_count(metadata, "attention.sliding_window", gemma2 ? 4096 : 0);
+  const bool every_other = gemma2 || config.traits.gpt_oss;
+  if (config.traits.gpt_oss) {
+    INGOT_ASSIGN_OR_RETURN(g.window, required_count(metadata, "attention.sliding_window"));
+  } else {
+    g.window = optional_count(metadata, "attention.sliding_window", gemma2 ? 4096 : 0);
+  }
   const int64_t period =
-      optional_count(metadata, "attention.sliding_window_pattern", gemma2 ? 2 : 6);
+      optional_count(metadata, "attention.sliding_window_pattern", every_other ? 2 : 6);
   for (int64_t i = 0; i < config.n_layers; ++i) {
     g.sliding.push_back(g.window > 0 && (period == 0 || i % period < period - 1));
   }
+  return {};
+}
+
+// gpt-oss: even layers slide, odd ones see everything (llama.cpp's
+// default period of 2); both kinds have one head size and one RoPE, YaRN
+// included, the sliding layers' base their own where the file says.
+Status read_gpt_oss(const gguf::Metadata& metadata, ModelConfig& config) {
+  GemmaConfig& g = config.gemma;
+  INGOT_RETURN_IF_ERROR(read_sliding_layers(metadata, config));
+  g.sliding_head_dim = config.head_dim;
+  g.sliding_rope = config.rope;
+  g.sliding_rope.freq_base = optional_float(metadata, "rope.freq_base_swa", config.rope.freq_base);
   return {};
 }
 
@@ -310,6 +332,7 @@ Result<ModelConfig> ModelConfig::from_gguf(const gguf::GgufFile& file) {
   config.kv_source.resize(size_t(config.n_layers));
   for (int64_t i = 0; i < config.n_layers; ++i) config.kv_source[size_t(i)] = int32_t(i);
   if (config.traits.gemma) INGOT_RETURN_IF_ERROR(read_gemma(metadata, config));
+  if (config.traits.gpt_oss) INGOT_RETURN_IF_ERROR(read_gpt_oss(metadata, config));
   INGOT_RETURN_IF_ERROR(assign_kv_heads(kv_heads, config));
   INGOT_RETURN_IF_ERROR(check_shapes(config));
   index_layer_kinds(config);

@@ -31,16 +31,28 @@ struct LinearAttentionConfig {
   int64_t delta_state_floats() const { return value_heads * state_size * state_size; }
 };
 
+// How a router's scores become the chosen experts' weights: a softmax over
+// every expert, the top `used` renormalized to sum 1 (Qwen, Gemma 4); or
+// the top `used` scores, then a softmax over those alone (gpt-oss).
+enum class ExpertGating { kSoftmaxThenTopK, kTopKThenSoftmax };
+
+// An expert's gated unit: act(gate) * up with act SiLU or GELU; or
+// gpt-oss's clamped form, g = min(gate, limit), u = clamp(up, -limit, limit),
+// g sigmoid(alpha g) (u + 1).
+enum class ExpertActivation { kSiLU, kGELU, kClampedSwiGLU };
+
 // A mixture-of-experts feed-forward: each token's router picks `used` of
-// `count` experts (softmax, top `used`, weights renormalized to sum 1);
-// the shared expert, n_ff wide, runs for every token under its own
-// sigmoid gate.
+// `count` experts; the shared expert, n_ff wide, runs for every token under
+// its own sigmoid gate.
 struct ExpertConfig {
   int64_t count = 0;  // 0: a dense feed-forward
   int64_t used = 0;
   int64_t feed_forward = 0;  // per routed expert
+  ExpertGating gating = ExpertGating::kSoftmaxThenTopK;
+  ExpertActivation activation = ExpertActivation::kSiLU;
 };
 
+// Sliding-window layers (Gemma 2, 3 and 4, gpt-oss) and Gemma's own parts.
 // Gemma 4's layers: sliding-window ones (each position sees the last
 // `window` positions, its own included) with their own head size and RoPE,
 // between global ones; the last layers read the keys and values of earlier

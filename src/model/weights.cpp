@@ -136,12 +136,26 @@ Status bind_stacked_experts(const LayerTensors& blk, const ModelConfig& c, bool 
   return {};
 }
 
+// gpt-oss's biases: the router's, and one row per expert for each matrix.
+Status bind_expert_biases(const LayerTensors& blk, const ModelConfig& c, LayerWeights& layer) {
+  const ExpertConfig& e = c.experts;
+  auto per_expert = [&](std::string_view suffix, int64_t n) {
+    return read_small_matrix(blk.file, blk.name(suffix), e.count, n);
+  };
+  INGOT_ASSIGN_OR_RETURN(layer.router_bias, blk.vector("ffn_gate_inp.bias", e.count));
+  INGOT_ASSIGN_OR_RETURN(layer.expert_gate_bias, per_expert("ffn_gate_exps.bias", e.feed_forward));
+  INGOT_ASSIGN_OR_RETURN(layer.expert_up_bias, per_expert("ffn_up_exps.bias", e.feed_forward));
+  INGOT_ASSIGN_OR_RETURN(layer.expert_down_bias, per_expert("ffn_down_exps.bias", c.n_embd));
+  return {};
+}
+
 Status bind_expert_feed_forward(const gguf::GgufFile& file, const ModelConfig& c, int64_t i,
                                 LayerWeights& layer) {
   const LayerTensors blk{file, i};
   const ExpertConfig& e = c.experts;
   INGOT_ASSIGN_OR_RETURN(layer.router, blk.matrix("ffn_gate_inp.weight", e.count, c.n_embd));
   INGOT_RETURN_IF_ERROR(bind_stacked_experts(blk, c, /*gate_and_up=*/true, layer));
+  if (c.traits.gpt_oss) return bind_expert_biases(blk, c, layer);
   if (!c.traits.shared_expert) return {};
   INGOT_ASSIGN_OR_RETURN(layer.shared_expert_gate,
                          blk.vector("ffn_gate_inp_shexp.weight", c.n_embd));
@@ -154,7 +168,8 @@ Status bind_expert_feed_forward(const gguf::GgufFile& file, const ModelConfig& c
 Status bind_feed_forward(const gguf::GgufFile& file, const ModelConfig& c, int64_t i,
                          LayerWeights& layer) {
   const LayerTensors blk{file, i};
-  const std::string_view norm = c.traits.hybrid ? "post_attention_norm.weight" : "ffn_norm.weight";
+  const std::string_view norm =
+      c.traits.hybrid || c.traits.gpt_oss ? "post_attention_norm.weight" : "ffn_norm.weight";
   INGOT_ASSIGN_OR_RETURN(layer.ffn_norm, blk.vector(norm, c.n_embd));
   if (c.experts.count > 0) return bind_expert_feed_forward(file, c, i, layer);
   if (!blk.has("ffn_gate.weight")) {  // Phi-3: the gate's rows, then the up projection's
@@ -274,6 +289,10 @@ Status bind_attention(const LayerTensors& blk, const ModelConfig& c, LayerWeight
     INGOT_ASSIGN_OR_RETURN(layer.bq, blk.vector("attn_q.bias", c.q_dim()));
     INGOT_ASSIGN_OR_RETURN(layer.bk, blk.vector("attn_k.bias", c.kv_dim()));
     INGOT_ASSIGN_OR_RETURN(layer.bv, blk.vector("attn_v.bias", c.kv_dim()));
+  }
+  if (c.traits.gpt_oss) {
+    INGOT_ASSIGN_OR_RETURN(layer.bo, blk.vector("attn_output.bias", c.n_embd));
+    INGOT_ASSIGN_OR_RETURN(layer.attn_sinks, blk.vector("attn_sinks.weight", c.n_heads));
   }
   if (c.traits.qk_norm) {
     INGOT_ASSIGN_OR_RETURN(layer.q_norm, blk.vector("attn_q_norm.weight", c.head_dim));

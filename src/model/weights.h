@@ -21,7 +21,9 @@ namespace ingot::model {
 struct LayerWeights {
   std::vector<float> attn_norm;  // n_embd
   kernels::WeightMatrix wq{}, wk{}, wv{}, wo{};
-  std::vector<float> bq, bk, bv;      // qwen2 only, else empty
+  std::vector<float> bq, bk, bv;      // qwen2, gpt-oss; else empty
+  std::vector<float> bo;              // gpt-oss: the output projection's bias
+  std::vector<float> attn_sinks;      // gpt-oss: n_heads sink logits
   std::vector<float> q_norm, k_norm;  // qwen3 only (head_dim each), else empty
   std::vector<float> ffn_norm;        // n_embd
   kernels::WeightMatrix gate{}, up{}, down{};
@@ -44,6 +46,9 @@ struct LayerWeights {
   kernels::WeightMatrix router{};  // ExpertConfig::count rows
   std::vector<kernels::WeightMatrix> expert_gate, expert_up, expert_down;
   std::vector<float> shared_expert_gate;  // n_embd: the shared expert's sigmoid gate
+  // gpt-oss: the router's bias (count) and each expert's biases
+  // ([count][feed_forward] for gate and up, [count][n_embd] for down).
+  std::vector<float> router_bias, expert_gate_bias, expert_up_bias, expert_down_bias;
   // Gemma 4's experts: the router's input scale, each expert's output
   // scale (or empty), and the norms of the expert side's input and of
   // both sides' outputs.

@@ -38,6 +38,7 @@ TEST(ToolCallFamily, DetectedFromRealTemplates) {
       {"Mistral-Small-3.2-24B-Instruct-2506", ToolCallFamily::kMistralTagged},
       {"unsloth-mistral-Devstral-Small-2507", ToolCallFamily::kMistralTagged},
       {"mistralai-Ministral-3-14B-Reasoning-2512", ToolCallFamily::kMistralTagged},
+      {"openai-gpt-oss-120b", ToolCallFamily::kHarmony},
       // Other syntaxes inside <tool_call>, or none: the generic fallback.
       {"Qwen3-Coder", ToolCallFamily::kGeneric},
       {"GLM-4.6", ToolCallFamily::kGeneric},

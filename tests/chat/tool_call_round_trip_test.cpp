@@ -43,6 +43,8 @@ std::vector<TemplateCase> template_cases() {
       {"mistralai-Mistral-Nemo-Instruct-2407", ToolCallFamily::kMistralArray, "<s>", "</s>", true},
       {"Mistral-Small-3.2-24B-Instruct-2506", ToolCallFamily::kMistralTagged, "<s>", "</s>", true},
       {"unsloth-mistral-Devstral-Small-2507", ToolCallFamily::kMistralTagged, "<s>", "</s>", true},
+      // gpt-oss: one call per turn, which <|call|> ends.
+      {"openai-gpt-oss-120b", ToolCallFamily::kHarmony, "", "<|call|>", false},
   };
 }
 

@@ -243,6 +243,28 @@ TEST(ToolCallStream, MistralArrayAndTaggedSyntaxes) {
   EXPECT_EQ(broken.content, "[TOOL_CALLS]oops no");
 }
 
+// gpt-oss's call as the engine's harmony channels pass it on: the
+// recipient, anything up to <|message|>, the arguments.
+TEST(ToolCallStream, HarmonyRecipientAndArguments) {
+  ParsedReply call =
+      parse("to=functions.get_weather<|message|>{\"city\": \"Rome\"}", ToolCallFamily::kHarmony);
+  EXPECT_EQ(call.content, std::nullopt);
+  ASSERT_EQ(call.tool_calls.size(), 1u);
+  EXPECT_EQ(call.tool_calls[0].name, "get_weather");
+  EXPECT_EQ(call.tool_calls[0].arguments, R"({"city":"Rome"})");
+
+  ParsedReply with_header =
+      parse("Checking. to=functions.lookup<|channel|>commentary json<|message|>{}",
+            ToolCallFamily::kHarmony);
+  EXPECT_EQ(with_header.content, "Checking.");
+  ASSERT_EQ(with_header.tool_calls.size(), 1u);
+  EXPECT_EQ(with_header.tool_calls[0].name, "lookup");
+
+  ParsedReply broken = parse("to=functions.f no message", ToolCallFamily::kHarmony);
+  EXPECT_TRUE(broken.tool_calls.empty());
+  EXPECT_EQ(broken.content, "to=functions.f no message");
+}
+
 TEST(ToolCallStream, GenericObjectAndWrapper) {
   ParsedReply single =
       parse("{\"name\": \"f\", \"arguments\": {\"a\": \"b\"}}", ToolCallFamily::kGeneric);
@@ -291,6 +313,8 @@ TEST(ToolCallStream, StreamedRepliesMatchWholeRepliesHoweverTheyAreCut) {
       {ToolCallFamily::kMistralTagged,
        "[TOOL_CALLS]a[ARGS]{\"k\": [1,2]}[TOOL_CALLS]b[CALL_ID]abc123XYZ[ARGS]{}"},
       {ToolCallFamily::kMistralTagged, "Sure. [TOOL_CA and [TOOL_CALLS]x[ARG"},
+      {ToolCallFamily::kHarmony, "to=functions.f<|message|>{\"a\": [1, {\"b\": null}]}"},
+      {ToolCallFamily::kHarmony, "Hm. to=functions.x <|constrain|>json<|message|>{\"k\": \"v\""},
       {ToolCallFamily::kGeneric,
        "{\"tool_calls\": [{\"name\": \"f\", \"arguments\": {\"a\": true}}]}"},
       {ToolCallFamily::kGeneric, "{\"tool_calls\": [{\"name\": \"f\"}]} no"},
@@ -313,6 +337,7 @@ TEST(ToolCallStream, MutatedRepliesStillStreamLikeWholeOnes) {
       {ToolCallFamily::kMistralArray, "[TOOL_CALLS][{\"name\": \"f\", \"arguments\": {}}]"},
       {ToolCallFamily::kMistralTagged, "[TOOL_CALLS]f[CALL_ID]abc123def[ARGS]{\"k\": 1.5}"},
       {ToolCallFamily::kGeneric, "{\"tool_calls\": [{\"name\": \"f\", \"arguments\": {}}]}"},
+      {ToolCallFamily::kHarmony, "to=functions.f <|constrain|>json<|message|>{\"a\": [1]}"},
   };
   const std::string noise = "{}[]\":,<>|\\ \n_tca";
   std::mt19937 rng(2024);

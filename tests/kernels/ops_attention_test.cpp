@@ -190,5 +190,45 @@ TEST(Attention, SoftCappedScoresMatchTheDefinitionOnEveryPath) {
   }
 }
 
+// gpt-oss's sink: a logit with no value in the softmax's denominator,
+// folded in after the runs, equal to the definition with the sink as one
+// more score whose value row is zero, whether it is the largest or not.
+TEST(Attention, AFoldedSinkIsAScoreWithAZeroValue) {
+  const int64_t head_dim = 16, n = 40;
+  std::vector<float> q = random_floats(head_dim, 1.0f, 19);
+  std::vector<uint16_t> k = random_f16(n * head_dim, 2.0f, 20);
+  std::vector<uint16_t> v = random_f16(n * head_dim, 1.0f, 21);
+  const float scale = 1.0f / std::sqrt(float(head_dim));
+  for (float sink : {-3.0f, 0.5f, 9.0f}) {
+    std::vector<double> scores(n);
+    double max = sink;
+    for (int64_t j = 0; j < n; ++j) {
+      double dot = 0;
+      for (int64_t d = 0; d < head_dim; ++d) dot += q[d] * f16_to_f32(k[j * head_dim + d]);
+      max = std::max(max, scores[j] = scale * dot);
+    }
+    double sum = std::exp(sink - max);
+    for (double& s : scores) sum += (s = std::exp(s - max));
+    std::vector<float> expected(head_dim);
+    for (int64_t d = 0; d < head_dim; ++d) {
+      double acc = 0;
+      for (int64_t j = 0; j < n; ++j) acc += scores[j] * f16_to_f32(v[j * head_dim + d]);
+      expected[d] = float(acc / sum);
+    }
+    const std::vector<uint16_t> keys = transpose(k, n, head_dim);
+    std::vector<float> out(head_dim);
+    AttentionState state;
+    attention_begin(state, out.data(), head_dim);
+    for (int64_t start = 0; start < n; start += 16) {
+      scalar::attention_accumulate(q.data(), 1, keys.data() + start, n, v.data() + start * head_dim,
+                                   std::min<int64_t>(16, n - start), head_dim, scale, &state,
+                                   out.data());
+    }
+    attention_fold_sink(state, out.data(), head_dim, sink);
+    attention_end(state, out.data(), head_dim);
+    expect_close(out, expected, 1e-5f);
+  }
+}
+
 }  // namespace
 }  // namespace ingot::kernels

@@ -93,6 +93,31 @@ TEST(SyntheticModels, Gemma2And3TakeLlamaCppsDefaultsForWhatTheirFilesLeaveOut) 
   EXPECT_FLOAT_EQ(three.gemma.final_softcap, 0.0f);
 }
 
+// gpt-oss: even layers slide (llama.cpp's default period of 2), both kinds
+// with one head size and one RoPE, YaRN from the file; the biases, sinks
+// and the experts' gating and activation bound.
+TEST(SyntheticModels, GptOssSlidesEveryOtherLayerWithOneYarnRope) {
+  INGOT_REQUIRE_SHARED();
+  auto model = Model::load(synthesize("tiny-gpt-oss-f16"));
+  ASSERT_TRUE(model.ok()) << model.error().describe();
+  const ModelConfig& c = (*model)->config();
+  EXPECT_EQ(c.gemma.sliding, (std::vector<bool>{true, false, true, false}));
+  EXPECT_EQ(c.gemma.window, 8);
+  EXPECT_EQ(c.gemma.sliding_head_dim, c.head_dim);
+  EXPECT_FLOAT_EQ(c.rope.freq_scale, 1.0f / 32.0f);
+  EXPECT_FLOAT_EQ(c.rope.ext_factor, 1.0f);
+  EXPECT_EQ(c.rope.original_context, 4096);
+  EXPECT_FLOAT_EQ(c.gemma.sliding_rope.freq_scale, c.rope.freq_scale);
+  EXPECT_FLOAT_EQ(c.gemma.sliding_rope.freq_base, c.rope.freq_base);
+  EXPECT_EQ(c.experts.gating, ExpertGating::kTopKThenSoftmax);
+  EXPECT_EQ(c.experts.activation, ExpertActivation::kClampedSwiGLU);
+  const LayerWeights& layer = (*model)->weights().layers[1];
+  EXPECT_EQ(layer.attn_sinks.size(), size_t(c.n_heads));
+  EXPECT_EQ(layer.bo.size(), size_t(c.n_embd));
+  EXPECT_EQ(layer.router_bias.size(), size_t(c.experts.count));
+  EXPECT_EQ(layer.expert_down_bias.size(), size_t(c.experts.count * c.n_embd));
+}
+
 // The context llama.cpp ran the fixtures with: tiny-phi3-long's exceeds its
 // original context, so it rotates by its long LongRoPE factors.
 constexpr int64_t kGoldenContext = 512;
@@ -130,7 +155,7 @@ TEST_P(SyntheticGoldenParity, InterleavedSequencesInOneBatchGiveTheSameLogits) {
 #if defined(INGOT_UNDER_SANITIZERS)
 const auto kSynthesizedModels = ::testing::Values(
     "tiny-qwen3moe-f16", "tiny-qwen35-f16", "tiny-qwen35moe-f16", "tiny-gemma2-f16",
-    "tiny-gemma3-f16", "tiny-gemma4-f16", "tiny-gemma4moe-f16");
+    "tiny-gemma3-f16", "tiny-gemma4-f16", "tiny-gemma4moe-f16", "tiny-gpt-oss-f16");
 #else
 const auto kSynthesizedModels = ::testing::Values(
     "tiny-phi3-f16", "tiny-phi3-q8_0", "tiny-phi3-q4_k_m", "tiny-phi3-iq4_xs", "tiny-phi3-iq4_nl",
@@ -138,7 +163,8 @@ const auto kSynthesizedModels = ::testing::Values(
     "tiny-qwen35-f16", "tiny-qwen35-q8_0", "tiny-qwen35-q4_k_m", "tiny-qwen35moe-f16",
     "tiny-qwen35moe-q8_0", "tiny-qwen35moe-q4_k_m", "tiny-gemma2-f16", "tiny-gemma2-q8_0",
     "tiny-gemma2-q4_k_m", "tiny-gemma3-f16", "tiny-gemma3-q8_0", "tiny-gemma3-q4_k_m",
-    "tiny-gemma4-f16", "tiny-gemma4-q8_0", "tiny-gemma4-q4_k_m", "tiny-gemma4moe-f16");
+    "tiny-gemma4-f16", "tiny-gemma4-q8_0", "tiny-gemma4-q4_k_m", "tiny-gemma4moe-f16",
+    "tiny-gpt-oss-f16", "tiny-gpt-oss-q8_0", "tiny-gpt-oss-q4_k_m", "tiny-gpt-oss-mxfp4");
 #endif
 
 INSTANTIATE_TEST_SUITE_P(SynthesizedModels, SyntheticGoldenParity, kSynthesizedModels,

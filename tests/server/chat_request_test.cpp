@@ -269,7 +269,7 @@ TEST(ChatRequest, LlamaServerNPredictIsMaxTokens) {
 
 TEST(ChatRequest, ReasoningEffortSwitchesTheTemplatesThinking) {
   EXPECT_EQ(accepted(with(minimal(), "reasoning_effort", "high")).chat_template_kwargs,
-            json({{"enable_thinking", true}}));
+            json({{"enable_thinking", true}, {"reasoning_effort", "high"}}));
   EXPECT_EQ(accepted(with(minimal(), "reasoning_effort", "none")).chat_template_kwargs,
             json({{"enable_thinking", false}}));
   EXPECT_EQ(accepted(with(minimal(), "reasoning_effort", "minimal")).chat_template_kwargs,

@@ -124,6 +124,15 @@ void write_hyperparameters(const Shape& s, gguf::GgufWriter& w) {
     w.set_u32(key("attention.sliding_window"), 0);
   }
   if (s.architecture == "gemma4") write_gemma4(s, key, w);
+  if (s.architecture == "gpt-oss") {
+    w.set_u32(key("attention.sliding_window"), static_cast<uint32_t>(s.gemma.sliding_window));
+  }
+  if (s.yarn_factor > 0) {
+    w.set_string(key("rope.scaling.type"), "yarn");
+    w.set_f32(key("rope.scaling.factor"), s.yarn_factor);
+    w.set_u32(key("rope.scaling.original_context_length"),
+              static_cast<uint32_t>(s.yarn_original_context));
+  }
   if (s.moe.experts > 0) {
     w.set_u32(key("expert_count"), static_cast<uint32_t>(s.moe.experts));
     w.set_u32(key("expert_used_count"), static_cast<uint32_t>(s.moe.experts_used));

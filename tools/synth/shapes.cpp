@@ -71,6 +71,14 @@ constexpr Shape kShapes[] = {
     // gated shared expert, its prediction block's too.
     {"tiny-qwen35moe", "qwen35moe", 256, 4,  4,    2,  64,      512,  false, true,   true, 1e7,    8192,   1e-6f,
      4, {4, 64, 2, 4}, 16, {3, 3, 2, 0}, {8, 2, 256, 256}, {}, 1},
+    // gpt-oss in small: sliding (window 8) and full layers taking turns,
+    // q/k/v and output biases, sink logits, 2 of 8 biased experts with the
+    // clamped SwiGLU, YaRN by 32 over an original context of 4096 as in
+    // gpt-oss-20b; and gpt-oss-20b itself cut to 12 of its 24 layers.
+    {"tiny-gpt-oss",  "gpt-oss", 256,  4,    4,    2,  64,      256,  true,  false,  false, 1.5e5, 131072, 1e-5f,
+     0, {}, 0, {}, {8, 2, 256, 0}, {2, 8, 64}, 0, 0, 32.0f, 4096},
+    {"gpt-oss-20b-12l", "gpt-oss", 2880, 12, 64,   8,  64,      2880, true,  false,  false, 1.5e5, 131072, 1e-5f,
+     0, {}, 0, {}, {32, 4, 2880, 0}, {2, 128, 64}, 0, 0, 32.0f, 4096},
 };
 // clang-format on
 

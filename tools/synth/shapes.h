@@ -86,6 +86,10 @@ struct Shape {
   // Phi-3's LongRoPE: short and long per-pair factors and the context the
   // short ones serve (rope.scaling.original_context_length); 0: none.
   int64_t rope_original_context = 0;
+  // YaRN (gpt-oss): the factor and the context it was trained at before
+  // the extension (rope.scaling.*); 0: none.
+  float yarn_factor = 0;
+  int64_t yarn_original_context = 0;
 
   int64_t head_dim_of(int64_t layer) const {
     return gemma.global_every > 0 && gemma.is_sliding(layer) ? gemma.sliding_head_dim : head_dim;

@@ -120,6 +120,34 @@ void plan_gemma_block(const Shape& s, int64_t layer, const AddTensor& add) {
   if (s.architecture == "gemma4") add("layer_output_scale.weight", {1}, TensorRole::kLayerScale);
 }
 
+// gpt-oss: biased attention with sink logits, then biased experts after
+// post_attention_norm.
+void plan_gpt_oss_block(const Shape& s, const AddTensor& add) {
+  const int64_t q_width = s.heads * s.head_dim, kv_width = s.kv_heads * s.head_dim;
+  const ExpertShape& e = s.moe;
+  add("attn_norm.weight", {s.hidden}, TensorRole::kNorm);
+  add("attn_q.weight", {s.hidden, q_width}, TensorRole::kOtherWeight);
+  add("attn_q.bias", {q_width}, TensorRole::kBias);
+  add("attn_k.weight", {s.hidden, kv_width}, TensorRole::kOtherWeight);
+  add("attn_k.bias", {kv_width}, TensorRole::kBias);
+  add("attn_v.weight", {s.hidden, kv_width}, TensorRole::kAttentionV);
+  add("attn_v.bias", {kv_width}, TensorRole::kBias);
+  add("attn_output.weight", {q_width, s.hidden}, TensorRole::kOtherWeight);
+  add("attn_output.bias", {s.hidden}, TensorRole::kBias);
+  add("attn_sinks.weight", {s.heads}, TensorRole::kAttentionSink);
+  add("post_attention_norm.weight", {s.hidden}, TensorRole::kNorm);
+  add("ffn_gate_inp.weight", {s.hidden, e.experts}, TensorRole::kRouter);
+  add("ffn_gate_inp.bias", {e.experts}, TensorRole::kRouterBias);
+  add("ffn_gate_exps.weight", {s.hidden, e.expert_feed_forward, e.experts},
+      TensorRole::kOtherWeight);
+  add("ffn_gate_exps.bias", {e.expert_feed_forward, e.experts}, TensorRole::kBias);
+  add("ffn_up_exps.weight", {s.hidden, e.expert_feed_forward, e.experts}, TensorRole::kOtherWeight);
+  add("ffn_up_exps.bias", {e.expert_feed_forward, e.experts}, TensorRole::kBias);
+  add("ffn_down_exps.weight", {e.expert_feed_forward, s.hidden, e.experts},
+      TensorRole::kFeedForwardDown);
+  add("ffn_down_exps.bias", {s.hidden, e.experts}, TensorRole::kBias);
+}
+
 AddTensor layer_adder(int64_t layer, std::vector<PlannedTensor>& out) {
   return [layer, &out](std::string_view suffix, std::vector<int64_t> dims, TensorRole role) {
     out.push_back({fmt::format("blk.{}.{}", layer, suffix), std::move(dims), role, layer});
@@ -150,6 +178,10 @@ void plan_phi3_block(const Shape& s, const AddTensor& add) {
 
 void plan_block(const Shape& s, int64_t layer, std::vector<PlannedTensor>& out) {
   const AddTensor add = layer_adder(layer, out);
+  if (s.architecture == "gpt-oss") {
+    plan_gpt_oss_block(s, add);
+    return;
+  }
   if (s.full_attention_interval > 0) {
     plan_hybrid_block(s, s.is_recurrent_layer(layer), add);
     return;

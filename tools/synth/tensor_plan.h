@@ -36,6 +36,13 @@ enum class TensorRole {
   kRouterInputScale,
   // LongRoPE's per-pair frequency divisors: between 1 and 3, F32.
   kLongRopeFactors,
+  // gpt-oss's sink logits, one per head: between -1 and 2, F32, so that a
+  // sink takes a share of every softmax beside random weights' small scores.
+  kAttentionSink,
+  // gpt-oss's router bias: spread wide beside the scores random weights
+  // give, as a trained router's is, so that few tokens' choices sit on a
+  // near tie that the two programs' rounding could break apart.
+  kRouterBias,
 };
 
 struct PlannedTensor {

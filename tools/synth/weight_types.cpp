@@ -98,6 +98,8 @@ ElementType element_type_for(const PlannedTensor& tensor, WeightPreset preset, c
     case TensorRole::kScale:
     case TensorRole::kRouterInputScale:
     case TensorRole::kLongRopeFactors:
+    case TensorRole::kAttentionSink:
+    case TensorRole::kRouterBias:
       return ElementType::kF32;
     default:
       break;
@@ -125,7 +127,13 @@ ElementType element_type_for(const PlannedTensor& tensor, WeightPreset preset, c
                                                : ElementType::kIQ4_XS;
       break;
     case WeightPreset::kMXFP4:
-      type = is_output_like(tensor, shape) ? ElementType::kQ8_0 : ElementType::kMXFP4;
+      // llama.cpp's MXFP4_MOE: a mixture's stacked experts in MXFP4, its
+      // other matrices in Q8_0; a dense model all MXFP4 but its output.
+      if (is_output_like(tensor, shape) || (shape.moe.experts > 0 && tensor.dims.size() < 3)) {
+        type = ElementType::kQ8_0;
+      } else {
+        type = ElementType::kMXFP4;
+      }
       break;
   }
   return fallback_for_row(type, tensor.dims[0]);

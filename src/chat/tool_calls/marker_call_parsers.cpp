@@ -277,4 +277,43 @@ Outcome PythonTagCallParser::finish() {
   return Outcome::failed();
 }
 
+Outcome HarmonyCallParser::feed(char c) {
+  constexpr std::string_view kMessage = "<|message|>";
+  switch (phase_) {
+    case Phase::kName:
+      if (is_name_byte(c) || c == '.') {
+        name_.push_back(c);
+        return Outcome::more();
+      }
+      if (name_.empty()) return Outcome::failed();
+      phase_ = Phase::kHeader;
+      [[fallthrough]];
+    case Phase::kHeader:
+      header_.push_back(c);
+      if (header_.ends_with(kMessage)) {
+        phase_ = Phase::kArguments;
+        return Outcome::more();
+      }
+      return header_.size() < 64 ? Outcome::more() : Outcome::failed();
+    case Phase::kArguments: {
+      const JsonValueScanner::Step step = arguments_.feed(c);
+      if (step.status == JsonValueScanner::Status::kInvalid) return Outcome::failed();
+      if (arguments_.first_byte() != 0 && arguments_.first_byte() != '{') return Outcome::failed();
+      if (!step.significant) return Outcome::more();
+      if (!opened_) {
+        sink_.open_call(name_);
+        opened_ = true;
+      }
+      sink_.append_arguments(std::string_view(&c, 1));
+      if (step.status == JsonValueScanner::Status::kComplete) return Outcome::done();
+      return Outcome::more();
+    }
+  }
+  return Outcome::failed();
+}
+
+Outcome HarmonyCallParser::finish() {
+  return opened_ ? Outcome::done() : Outcome::failed();
+}
+
 }  // namespace ingot::chat::tool_calls

@@ -1,6 +1,7 @@
 #pragma once
 // The syntaxes that follow a family's opening marker: Hermes' <tool_call>,
-// Mistral's [TOOL_CALLS] and Llama's <|python_tag|>.
+// Mistral's [TOOL_CALLS], Llama's <|python_tag|> and harmony's
+// to=functions.
 
 #include <memory>
 #include <string>
@@ -71,6 +72,26 @@ class PythonTagCallParser : public CallSyntax {
   ObjectCallParser object_;
   Phase phase_ = Phase::kStart;
   std::string text_;  // identifier so far, or the builtin call's text
+};
+
+// After to=functions.: the name up to <|message|> (anything between, such
+// as <|constrain|>json, is skipped), then one JSON object of arguments.
+class HarmonyCallParser : public CallSyntax {
+ public:
+  explicit HarmonyCallParser(CallSink& sink) : sink_(sink) {}
+
+  Outcome feed(char c) override;
+  Outcome finish() override;
+
+ private:
+  enum class Phase { kName, kHeader, kArguments };
+
+  CallSink& sink_;
+  Phase phase_ = Phase::kName;
+  std::string name_;
+  std::string header_;  // after the name, until <|message|>
+  JsonValueScanner arguments_;
+  bool opened_ = false;
 };
 
 }  // namespace ingot::chat::tool_calls

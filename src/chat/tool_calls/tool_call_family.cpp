@@ -54,6 +54,8 @@ std::string_view family_name(ToolCallFamily family) {
       return "mistral-array";
     case ToolCallFamily::kMistralTagged:
       return "mistral-tagged";
+    case ToolCallFamily::kHarmony:
+      return "harmony";
   }
   return "generic";
 }
@@ -62,6 +64,9 @@ ToolCallFamily detect_tool_call_family(std::string_view source) {
   if (contains(source, "[TOOL_CALLS]")) {
     return contains(source, "[ARGS]") ? ToolCallFamily::kMistralTagged
                                       : ToolCallFamily::kMistralArray;
+  }
+  if (contains(source, "<|channel|>commentary") && contains(source, "<|call|>")) {
+    return ToolCallFamily::kHarmony;
   }
   if (is_hermes(source)) return ToolCallFamily::kHermes;
   if (is_llama3(source)) return ToolCallFamily::kLlama3;

@@ -25,6 +25,10 @@ enum class ToolCallFamily {
   // Mistral Small 3.2, Devstral, Ministral 3: [TOOL_CALLS]name[ARGS]{...},
   // repeated (an optional [CALL_ID]id before [ARGS]).
   kMistralTagged,
+  // gpt-oss (harmony): a commentary message to functions.NAME whose body is
+  // the arguments' JSON, which the engine's HarmonyChannels passes on as
+  // to=functions.NAME<|message|>{...}.
+  kHarmony,
 };
 
 std::string_view family_name(ToolCallFamily family);

@@ -11,6 +11,7 @@ namespace {
 constexpr std::string_view kHermesOpen = "<tool_call>";
 constexpr std::string_view kMistralOpen = "[TOOL_CALLS]";
 constexpr std::string_view kPythonTag = "<|python_tag|>";
+constexpr std::string_view kHarmonyRecipient = "to=functions.";
 
 std::vector<std::string_view> markers_for(ToolCallFamily family) {
   switch (family) {
@@ -21,6 +22,8 @@ std::vector<std::string_view> markers_for(ToolCallFamily family) {
     case ToolCallFamily::kMistralArray:
     case ToolCallFamily::kMistralTagged:
       return {kMistralOpen};
+    case ToolCallFamily::kHarmony:
+      return {kHarmonyRecipient};
     case ToolCallFamily::kGeneric:
       return {};
   }
@@ -113,6 +116,7 @@ bool ToolCallStreamParser::bare_object_may_start() const {
 std::unique_ptr<CallSyntax> ToolCallStreamParser::syntax_after(std::string_view marker) {
   if (marker == kHermesOpen) return std::make_unique<HermesCallParser>(sink());
   if (marker == kMistralOpen) return std::make_unique<MistralCallParser>(sink());
+  if (marker == kHarmonyRecipient) return std::make_unique<HarmonyCallParser>(sink());
   return std::make_unique<PythonTagCallParser>(sink());
 }
 

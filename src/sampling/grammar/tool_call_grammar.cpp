@@ -67,6 +67,8 @@ CallSpelling spelling(ToolCallFamily family) {
       return {"{\"name\": \"", "\", \"parameters\": ", "}"};
     case ToolCallFamily::kMistralTagged:
       return {"[TOOL_CALLS]", "[ARGS]", ""};
+    case ToolCallFamily::kHarmony:
+      return {"<|channel|>commentary to=functions.", " <|constrain|>json<|message|>", ""};
     case ToolCallFamily::kMistralArray:
     case ToolCallFamily::kGeneric:
       return {"{\"name\": \"", "\", \"arguments\": ", "}"};
@@ -87,6 +89,7 @@ CallList call_list(ToolCallFamily family) {
     case ToolCallFamily::kLlama3:
       return {"", "\n", ""};
     case ToolCallFamily::kMistralTagged:
+    case ToolCallFamily::kHarmony:
       return {"", "", ""};
     case ToolCallFamily::kMistralArray:
       return {"[TOOL_CALLS][", ", ", "]"};
@@ -105,6 +108,8 @@ std::vector<std::string> triggers(ToolCallFamily family) {
     case ToolCallFamily::kMistralArray:
     case ToolCallFamily::kMistralTagged:
       return {"[TOOL_CALLS]"};
+    case ToolCallFamily::kHarmony:
+      return {"<|channel|>commentary to=functions."};
     case ToolCallFamily::kGeneric:
       return {"{\"tool_calls\""};
   }
@@ -151,7 +156,9 @@ Result<ToolCallGrammar> tool_call_grammar(const ToolCallGrammarOptions& options)
   builder.add_rule("any-call", alternatives);
 
   CallList list = call_list(options.family);
-  bool one_call = !options.parallel_tool_calls || options.choice == ToolChoice::kFunction;
+  // A harmony call ends its reply (<|call|> ends the turn): one at most.
+  bool one_call = !options.parallel_tool_calls || options.choice == ToolChoice::kFunction ||
+                  options.family == ToolCallFamily::kHarmony;
   std::string calls = "any-call";
   if (!one_call) calls += " ( " + optional_literal(list.separator) + "any-call )*";
   std::string root = optional_literal(list.open) + calls + " " + optional_literal(list.close);

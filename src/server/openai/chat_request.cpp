@@ -123,7 +123,8 @@ void check_template_kwargs(Validator& v, ChatRequest& request) {
 }
 
 // OpenAI's reasoning_effort turns thinking on or off where the template
-// has that switch (enable_thinking): none and minimal off, the rest on.
+// has that switch (enable_thinking): none and minimal off, the rest on; and
+// low, medium and high reach the template as reasoning_effort.
 // Saying both ways at once is a 400, as for llama-server's field names.
 void check_reasoning_effort(Validator& v, ChatRequest& request) {
   const json* effort = v.field("reasoning_effort");
@@ -140,12 +141,15 @@ void check_reasoning_effort(Validator& v, ChatRequest& request) {
   auto& kwargs = request.chat_template_kwargs;
   if (auto it = kwargs.find("enable_thinking"); it != kwargs.end()) {
     if (!it->is_boolean() || it->get<bool>() != thinking) {
-      v.fail("'reasoning_effort' and 'chat_template_kwargs.enable_thinking' disagree.",
-             "reasoning_effort");
+      return v.fail("'reasoning_effort' and 'chat_template_kwargs.enable_thinking' disagree.",
+                    "reasoning_effort");
     }
-    return;
+  } else {
+    kwargs["enable_thinking"] = thinking;
   }
-  kwargs["enable_thinking"] = thinking;
+  // Templates that take the effort itself (gpt-oss: "Reasoning: high")
+  // read it from here, as llama-server passes it.
+  if (thinking && !kwargs.contains("reasoning_effort")) kwargs["reasoning_effort"] = *effort;
 }
 
 // The reasoning budget an effort stands for when no budget is given: low

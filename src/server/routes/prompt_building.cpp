@@ -31,6 +31,19 @@ ordered_json flatten_text_parts(const ordered_json& messages) {
   return flat;
 }
 
+// gpt-oss's template reads an assistant turn's reasoning from `thinking`
+// (as llama-server passes it); clients send it as reasoning_content.
+ordered_json reasoning_as_thinking(ordered_json messages) {
+  for (auto& message : messages) {
+    auto reasoning = message.find("reasoning_content");
+    if (reasoning == message.end() || !reasoning->is_string() || message.contains("thinking")) {
+      continue;
+    }
+    message["thinking"] = *reasoning;
+  }
+  return messages;
+}
+
 ApiError template_error(const Error& error) {
   if (error.kind() == ErrorKind::kTemplateRaised) {
     return invalid_request(error.message(), "messages", "template_error");
@@ -76,6 +89,9 @@ std::variant<ChatGeneration, ApiError> build_chat_generation(const ChatRequest& 
   input.messages = flatten_text_parts(request.messages);
   if (!context.template_reads_developer_role) {
     input.messages = chat::developer_as_system(std::move(input.messages));
+  }
+  if (context.reasoning_tags && context.reasoning_tags->harmony) {
+    input.messages = reasoning_as_thinking(std::move(input.messages));
   }
   // With tool_choice "none" the model is not shown the tools at all, so it
   // has nothing to call.
