@@ -19,9 +19,21 @@ void set_f16(uint8_t* dst, int index, uint16_t value) {
   std::memcpy(dst + index * sizeof(uint16_t), &value, sizeof(value));
 }
 
-void interleave_q4_0(const BlockQ4_0& block, int lane, uint8_t* header, uint8_t* quants) {
+void interleave_nibbles(const uint8_t* qs, int lane, uint8_t* quants) {
+  for (int k = 0; k < 4; ++k) std::memcpy(quants + k * 64 + lane * 4, qs + 4 * k, 4);
+}
+
+// Q4_0 and IQ4_NL: an F16 scale and 16 bytes of nibbles.
+template <class Block>
+void interleave_nibble_block(const Block& block, int lane, uint8_t* header, uint8_t* quants) {
   set_f16(header, lane, block.d);
-  for (int k = 0; k < 4; ++k) std::memcpy(quants + k * 64 + lane * 4, block.qs + 4 * k, 4);
+  interleave_nibbles(block.qs, lane, quants);
+}
+
+void interleave_mxfp4(const BlockMXFP4& block, int lane, uint8_t* header, uint8_t* quants) {
+  const float scale = mxfp4_scale(block.e);
+  std::memcpy(header + lane * sizeof(float), &scale, sizeof(scale));
+  interleave_nibbles(block.qs, lane, quants);
 }
 
 void interleave_q8_0(const BlockQ8_0& block, int lane, uint8_t* header, uint8_t* quants) {
@@ -141,10 +153,18 @@ void interleave_weight_row(ElementType type, const void* src, int64_t cols, void
   for (int64_t b = 0; b < cols / kQK; ++b) {
     const GroupPlace place = group_place(layout, out, cols, b / kGroupBlocks);
     const int lane = static_cast<int>(b % kGroupBlocks);
-    if (type == ElementType::kQ4_0) {
-      interleave_q4_0(block_at<BlockQ4_0>(src, b), lane, place.header, place.quants);
-    } else {
-      interleave_q8_0(block_at<BlockQ8_0>(src, b), lane, place.header, place.quants);
+    switch (type) {
+      case ElementType::kQ4_0:
+        interleave_nibble_block(block_at<BlockQ4_0>(src, b), lane, place.header, place.quants);
+        break;
+      case ElementType::kIQ4_NL:
+        interleave_nibble_block(block_at<BlockIQ4_NL>(src, b), lane, place.header, place.quants);
+        break;
+      case ElementType::kMXFP4:
+        interleave_mxfp4(block_at<BlockMXFP4>(src, b), lane, place.header, place.quants);
+        break;
+      default:
+        interleave_q8_0(block_at<BlockQ8_0>(src, b), lane, place.header, place.quants);
     }
   }
 }

@@ -1,5 +1,5 @@
 #pragma once
-// Q4_0, Q8_0, Q4_K and Q6_K matrices and their Q8_0 or Q8_K activations
+// Q4_0, IQ4_NL, MXFP4, Q8_0, Q4_K and Q6_K matrices and their Q8_0 or Q8_K activations
 // regrouped so that one 64-byte vector holds four quants of each of 16
 // consecutive 32-element blocks (Q4_K: sub-blocks): an
 // integer dot instruction then sums four products into each block's own
@@ -12,6 +12,9 @@
 //   Q4_0: 4 vectors; lane i of vector k holds bytes 4k..4k+3 of block i's
 //         qs, so its low nibbles are elements 4k..4k+3 and its high ones
 //         16+4k..16+4k+3.
+//   IQ4_NL: as Q4_0 (its nibbles index its table).
+//   MXFP4: as Q4_0, but 16 F32 scales (2^(e-127) / 2, E8M0 spans more
+//         than F16 does) head the group.
 //   Q8_0: 8 vectors; lane i of vector j holds elements 4j..4j+3 of block
 //         i, plus 128 (unsigned, for u8 x s8 dot instructions).
 //   Q4_K: a group is two super-blocks, lane i being sub-block i (32
@@ -80,7 +83,10 @@ constexpr GroupLayout group_layout(ElementType type) {
   constexpr size_t kBlockScaleBytes = kGroupBlocks * sizeof(uint16_t);
   switch (type) {
     case ElementType::kQ4_0:
+    case ElementType::kIQ4_NL:
       return {kBlockScaleBytes, kGroupBlocks * kQK / 2, false};
+    case ElementType::kMXFP4:
+      return {kGroupBlocks * sizeof(float), kGroupBlocks * kQK / 2, false};
     case ElementType::kQ8_0:
       return {kBlockScaleBytes, kGroupBlocks * kQK, false};
     case ElementType::kQ4_K:

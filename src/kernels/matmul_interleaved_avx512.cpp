@@ -1,4 +1,4 @@
-// AVX-512 VNNI kernels for Q4_0, Q8_0, Q4_K and Q6_K weights in the
+// AVX-512 VNNI kernels for Q4_0, IQ4_NL, MXFP4, Q8_0, Q4_K and Q6_K weights in the
 // interleaved layout (kernels/interleave.h) against interleaved Q8_0 (the
 // K types: Q8_K) activations. Each vpdpbusd adds four products into each
 // of 16 blocks' lanes, so a group of 16 blocks costs 8 of them per (row,
@@ -6,8 +6,9 @@
 // scales, where the block-at-a-time kernels spend three float operations
 // per two blocks.
 //
-// Weights enter as unsigned bytes (Q4_0's stored nibbles, Q8_0 plus 128,
-// Q6_K's stored 0..63), so each lane's integer sum starts from -offset *
+// Weights enter as unsigned bytes (Q4_0's stored nibbles, the table types'
+// values plus 128 or 16, Q8_0 plus 128, Q6_K's stored 0..63), so each
+// lane's integer sum starts from -offset *
 // (the block's activation sum), the interleaved activations' negated sums
 // shifted by log2(offset).
 //
@@ -34,10 +35,24 @@ inline __m512i load(const uint8_t* p) {
   return _mm512_loadu_si512(p);
 }
 
+// Q4_0's nibbles are its unsigned quants as they are.
+struct PlainNibbles {
+  __m512i operator()(__m512i nibbles) const { return nibbles; }
+};
+
+// IQ4_NL's and MXFP4's nibbles index a table of 16 bytes, its values plus
+// the type's offset (one table in each 128-bit lane).
+struct TableNibbles {
+  __m512i table;
+  __m512i operator()(__m512i nibbles) const { return _mm512_shuffle_epi8(table, nibbles); }
+};
+
 // Products of R rows of nibble quants (4 vectors from each w[r],
-// kernels/interleave.h) with T tokens' activations, added to acc.
-template <int R, int T>
-inline void nibble_dots(const uint8_t* const* w, const uint8_t* const* x, __m512i (&acc)[R][T]) {
+// kernels/interleave.h), each nibble turned into its unsigned quant by
+// `decode`, with T tokens' activations, added to acc.
+template <int R, int T, class Decode = PlainNibbles>
+inline void nibble_dots(const uint8_t* const* w, const uint8_t* const* x, __m512i (&acc)[R][T],
+                        Decode decode = {}) {
   const __m512i low = _mm512_set1_epi8(0x0f);
   __m512i acc_hi[R][T];
   for (int r = 0; r < R; ++r) {
@@ -46,8 +61,8 @@ inline void nibble_dots(const uint8_t* const* w, const uint8_t* const* x, __m512
   for (int k = 0; k < 4; ++k) {
     for (int r = 0; r < R; ++r) {
       const __m512i q = load(w[r] + k * 64);
-      const __m512i lo = _mm512_and_si512(q, low);
-      const __m512i hi = _mm512_and_si512(_mm512_srli_epi16(q, 4), low);
+      const __m512i lo = decode(_mm512_and_si512(q, low));
+      const __m512i hi = decode(_mm512_and_si512(_mm512_srli_epi16(q, 4), low));
       for (int t = 0; t < T; ++t) {
         acc[r][t] = _mm512_dpbusd_epi32(acc[r][t], lo, load(x[t] + kXQuants + k * 64));
         if constexpr (R * T <= 8) {
@@ -66,9 +81,9 @@ inline void nibble_dots(const uint8_t* const* w, const uint8_t* const* x, __m512
   }
 }
 
-// Q4_0 and Q8_0: unsigned quants whose offset each lane's integer sum
-// starts from, and one F16 scale per block. Quants gives kQuantBytes,
-// kOffsetShift and dot<R, T>.
+// Q4_0, IQ4_NL, MXFP4 and Q8_0: unsigned quants whose offset each lane's
+// integer sum starts from, and one scale per block (F16; MXFP4's F32).
+// Quants gives kType, kOffsetShift and dot<R, T>.
 template <class Quants>
 struct ScaledBlockGroups {
   static constexpr GroupLayout kLayout = group_layout(Quants::kType);
@@ -83,8 +98,13 @@ struct ScaledBlockGroups {
     }
     Quants::template dot<R, T>(quants, xs, dots);
     for (int r = 0; r < R; ++r) {
-      const __m512 dw = _mm512_cvtph_ps(
-          _mm256_loadu_si256(reinterpret_cast<const __m256i*>(quants[r] + to_header)));
+      const uint8_t* header = quants[r] + to_header;
+      __m512 dw;
+      if constexpr (Quants::kType == ElementType::kMXFP4) {
+        dw = _mm512_loadu_ps(reinterpret_cast<const float*>(header));
+      } else {
+        dw = _mm512_cvtph_ps(_mm256_loadu_si256(reinterpret_cast<const __m256i*>(header)));
+      }
       for (int t = 0; t < T; ++t) {
         const __m512 scale =
             _mm512_mul_ps(dw, _mm512_loadu_ps(reinterpret_cast<const float*>(xs[t])));
@@ -101,6 +121,33 @@ struct Q4_0Groups : ScaledBlockGroups<Q4_0Groups> {
   template <int R, int T>
   static inline void dot(const uint8_t* const* w, const uint8_t* const* x, __m512i (&acc)[R][T]) {
     nibble_dots<R, T>(w, x, acc);
+  }
+};
+
+// IQ4_NL's values -127..113, plus 128.
+struct IQ4_NLGroups : ScaledBlockGroups<IQ4_NLGroups> {
+  static constexpr ElementType kType = ElementType::kIQ4_NL;
+  static constexpr int kOffsetShift = 7;  // offset 128
+
+  template <int R, int T>
+  static inline void dot(const uint8_t* const* w, const uint8_t* const* x, __m512i (&acc)[R][T]) {
+    const __m512i table = _mm512_broadcast_i32x4(
+        _mm_setr_epi8(1, 24, 45, 63, 79, 93, 106, 118, char(129), char(141), char(153), char(166),
+                      char(181), char(197), char(217), char(241)));
+    nibble_dots<R, T>(w, x, acc, TableNibbles{table});
+  }
+};
+
+// MXFP4's doubled FP4 values -12..12, plus 16.
+struct MXFP4Groups : ScaledBlockGroups<MXFP4Groups> {
+  static constexpr ElementType kType = ElementType::kMXFP4;
+  static constexpr int kOffsetShift = 4;  // offset 16
+
+  template <int R, int T>
+  static inline void dot(const uint8_t* const* w, const uint8_t* const* x, __m512i (&acc)[R][T]) {
+    const __m512i table = _mm512_broadcast_i32x4(
+        _mm_setr_epi8(16, 17, 18, 19, 20, 22, 24, 28, 16, 15, 14, 13, 12, 10, 8, 4));
+    nibble_dots<R, T>(w, x, acc, TableNibbles{table});
   }
 };
 
@@ -316,6 +363,16 @@ struct Interleaved {
 void q4_0_interleaved_tile_avx512(const WeightMatrix& w, const PackedActivations& x,
                                   TileRange range, float* y, int64_t y_stride) {
   run_tile<Interleaved<Q4_0Groups>>(w, x, range, y, y_stride);
+}
+
+void iq4_nl_interleaved_tile_avx512(const WeightMatrix& w, const PackedActivations& x,
+                                    TileRange range, float* y, int64_t y_stride) {
+  run_tile<Interleaved<IQ4_NLGroups>>(w, x, range, y, y_stride);
+}
+
+void mxfp4_interleaved_tile_avx512(const WeightMatrix& w, const PackedActivations& x,
+                                   TileRange range, float* y, int64_t y_stride) {
+  run_tile<Interleaved<MXFP4Groups>>(w, x, range, y, y_stride);
 }
 
 void q8_0_interleaved_tile_avx512(const WeightMatrix& w, const PackedActivations& x,

@@ -28,6 +28,10 @@ void q8_0_tile_avx512(const WeightMatrix& w, const PackedActivations& x, TileRan
 inline constexpr int kInterleavedSmallBatchRows = 6;
 void q4_0_interleaved_tile_avx512(const WeightMatrix& w, const PackedActivations& x,
                                   TileRange range, float* y, int64_t y_stride);
+void iq4_nl_interleaved_tile_avx512(const WeightMatrix& w, const PackedActivations& x,
+                                    TileRange range, float* y, int64_t y_stride);
+void mxfp4_interleaved_tile_avx512(const WeightMatrix& w, const PackedActivations& x,
+                                   TileRange range, float* y, int64_t y_stride);
 void q8_0_interleaved_tile_avx512(const WeightMatrix& w, const PackedActivations& x,
                                   TileRange range, float* y, int64_t y_stride);
 void q4_k_interleaved_tile_avx512(const WeightMatrix& w, const PackedActivations& x,

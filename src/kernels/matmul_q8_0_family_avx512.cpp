@@ -316,11 +316,15 @@ void q5_1_tile_avx512(const WeightMatrix& w, const PackedActivations& x, TileRan
 
 void iq4_nl_tile_avx512(const WeightMatrix& w, const PackedActivations& x, TileRange range,
                         float* y, int64_t y_stride) {
+  if (w.interleaved != nullptr && x.interleaved_row(0) != nullptr)
+    return iq4_nl_interleaved_tile_avx512(w, x, range, y, y_stride);
   run_tile<Q8Family<IQ4_NLWeights>>(w, x, range, y, y_stride);
 }
 
 void mxfp4_tile_avx512(const WeightMatrix& w, const PackedActivations& x, TileRange range, float* y,
                        int64_t y_stride) {
+  if (w.interleaved != nullptr && x.interleaved_row(0) != nullptr)
+    return mxfp4_interleaved_tile_avx512(w, x, range, y, y_stride);
   run_tile<Q8Family<MXFP4Weights>>(w, x, range, y, y_stride);
 }
 

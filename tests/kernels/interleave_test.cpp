@@ -28,8 +28,11 @@ InterleavedRow interleave_random_row(ElementType type, int64_t cols, uint32_t se
   return row;
 }
 
-TEST(Interleave, OnlyQ4_0Q8_0Q4_KAndQ6_K) {
+TEST(Interleave, Q4_0TheTableTypesQ8_0Q4_KAndQ6_KHaveALayout) {
   EXPECT_TRUE(can_interleave(ElementType::kQ4_0));
+  EXPECT_TRUE(can_interleave(ElementType::kIQ4_NL));
+  EXPECT_TRUE(can_interleave(ElementType::kMXFP4));
+  EXPECT_FALSE(can_interleave(ElementType::kIQ4_XS));
   EXPECT_TRUE(can_interleave(ElementType::kQ8_0));
   EXPECT_TRUE(can_interleave(ElementType::kQ4_K));
   EXPECT_TRUE(can_interleave(ElementType::kQ6_K));
@@ -43,6 +46,9 @@ TEST(Interleave, RowsPadToWholeGroups) {
   EXPECT_EQ(interleaved_groups(17 * 32), 2);
   EXPECT_EQ(interleaved_row_bytes(ElementType::kQ4_0, 17 * 32), 2u * 16 * sizeof(BlockQ4_0));
   EXPECT_EQ(interleaved_row_bytes(ElementType::kQ8_0, 896), 2u * 16 * sizeof(BlockQ8_0));
+  EXPECT_EQ(interleaved_row_bytes(ElementType::kIQ4_NL, 17 * 32), 2u * 16 * sizeof(BlockIQ4_NL));
+  // MXFP4's F32 scales: 3 bytes a block more than its E8M0 ones.
+  EXPECT_EQ(interleaved_row_bytes(ElementType::kMXFP4, 17 * 32), 2u * 16 * (4 + 16));
   // Q4_K: a group is two super-blocks; an odd count pads the last.
   EXPECT_EQ(interleaved_row_bytes(ElementType::kQ4_K, 3 * 256), 2 * kQ4KGroupBytes);
   EXPECT_EQ(kQ4KGroupBytes, 296u);

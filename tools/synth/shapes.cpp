@@ -21,6 +21,10 @@ constexpr Shape kShapes[] = {
     // of the feed-forward, no shared expert (Qwen3-30B-A3B's layout).
     {"tiny-qwen3moe", "qwen3moe", 256, 2,    4,    2,  64,      768,  false, true,   true, 1e6,    8192,   1e-6f,
      0, {}, 0, {}, {8, 2, 256, 0}},
+    // Qwen3-30B-A3B cut to 12 of its 48 layers (8 of 128 experts of 768),
+    // for speed figures.
+    {"qwen3-30b-a3b-12l", "qwen3moe", 2048, 12, 32,  4,  128,     6144, false, true,   false, 1e6,   40960,  1e-6f,
+     0, {}, 0, {}, {128, 8, 768, 0}},
     {"qwen2.5-0.5b",  "qwen2",  896,   24,   14,   2,  64,      4864, true,  false,  true, 1e6,    32768,  1e-6f},
     {"qwen3-0.6b",    "qwen3",  1024,  28,   16,   8,  128,     3072, false, true,   true, 1e6,    40960,  1e-6f},
     {"llama3.2-1b",   "llama",  2048,  16,   32,   8,  64,      8192, false, false,  true, 5e5,    131072, 1e-5f},
@@ -46,6 +50,10 @@ constexpr Shape kShapes[] = {
     // 4B and larger members.
     {"tiny-gemma3",   "gemma3", 256,   6,    4,    2,  64,      512,  false, true,   true, 1e6,    8192,   1e-6f,
      0, {}, 0, {}, {}, {6, 8, 64, 1e4, 0, 0, 0.0f, 0, false, 8.0f}},
+    // Gemma 3 1B whole: five sliding layers (window 512) to one global,
+    // one KV head of 256, for speed figures.
+    {"gemma3-1b",     "gemma3", 1152,  26,   4,    1,  256,     6912, false, true,   true, 1e6,    32768,  1e-6f,
+     0, {}, 0, {}, {}, {6, 512, 256, 1e4}},
     // Gemma 2 in small: sliding and global layers taking turns (window 8),
     // no q/k norms, its scores soft-capped at 0.2 (trained Gemma 2's 50 would
     // never bend random weights' small scores) and its logits at 30.
