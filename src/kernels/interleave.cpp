@@ -46,6 +46,16 @@ void interleave_q8_0(const BlockQ8_0& block, int lane, uint8_t* header, uint8_t*
 }
 
 // Super-block `half` (0 or 1) of a group: lanes 8 * half .. 8 * half + 7.
+void interleave_iq4_xs(const BlockIQ4_XS& block, int half, uint8_t* header, uint8_t* quants) {
+  set_f16(header, half, block.d);
+  for (int sub = 0; sub < kSubBlocksPerSuperBlock; ++sub) {
+    const int lane = kSubBlocksPerSuperBlock * half + sub;
+    header[4 + lane] = static_cast<uint8_t>(static_cast<int8_t>(iq4_xs_scale(block, sub)));
+    interleave_nibbles(block.qs + 16 * sub, lane, quants);
+  }
+}
+
+// Super-block `half` (0 or 1) of a group: lanes 8 * half .. 8 * half + 7.
 void interleave_q4_k(const BlockQ4_K& block, int half, uint8_t* header, uint8_t* quants) {
   set_f16(header, half, block.d);
   set_f16(header, 2 + half, block.dmin);
@@ -137,13 +147,15 @@ void interleave_weight_row(ElementType type, const void* src, int64_t cols, void
   auto* out = static_cast<uint8_t*>(dst);
   const GroupLayout layout = group_layout(type);
   std::memset(out, 0, interleaved_row_bytes(type, cols));
-  if (type == ElementType::kQ4_K || type == ElementType::kQ6_K) {
+  if (type == ElementType::kQ4_K || type == ElementType::kQ6_K || type == ElementType::kIQ4_XS) {
     // A group is two super-blocks.
     for (int64_t b = 0; b < cols / kQK_K; ++b) {
       const GroupPlace place = group_place(layout, out, cols, b / 2);
       const int half = static_cast<int>(b % 2);
       if (type == ElementType::kQ4_K) {
         interleave_q4_k(block_at<BlockQ4_K>(src, b), half, place.header, place.quants);
+      } else if (type == ElementType::kIQ4_XS) {
+        interleave_iq4_xs(block_at<BlockIQ4_XS>(src, b), half, place.header, place.quants);
       } else {
         interleave_q6_k(block_at<BlockQ6_K>(src, b), half, place.header, place.quants);
       }

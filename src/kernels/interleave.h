@@ -15,6 +15,10 @@
 //   IQ4_NL: as Q4_0 (its nibbles index its table).
 //   MXFP4: as Q4_0, but 16 F32 scales (2^(e-127) / 2, E8M0 spans more
 //         than F16 does) head the group.
+//   IQ4_XS: a group is two super-blocks, lane i being sub-block i of the
+//         pair. 4 bytes: the F16 d of each super-block; 16 bytes: the
+//         sub-blocks' scales less 32, one signed byte each; then 4 vectors
+//         laid out like Q4_0's (IQ4_NL's table).
 //   Q8_0: 8 vectors; lane i of vector j holds elements 4j..4j+3 of block
 //         i, plus 128 (unsigned, for u8 x s8 dot instructions).
 //   Q4_K: a group is two super-blocks, lane i being sub-block i (32
@@ -56,6 +60,7 @@ namespace ingot::kernels {
 inline constexpr int kGroupBlocks = 16;
 inline constexpr size_t kQ4KGroupHeaderBytes = 8 + 16 + 16;
 inline constexpr size_t kQ4KGroupBytes = kQ4KGroupHeaderBytes + kGroupBlocks * kQK / 2;
+inline constexpr size_t kIQ4XSGroupHeaderBytes = 4 + 16;
 inline constexpr size_t kQ6KGroupQuantBytes = 2 * 3 * 64;
 inline constexpr size_t kQ6KGroupHeaderBytes = 4 + 16 + 16;
 inline constexpr size_t kActivationGroupBytes = 16 * 4 + 16 * 4 + 8 * 64 + 16 * 4;
@@ -91,6 +96,8 @@ constexpr GroupLayout group_layout(ElementType type) {
       return {kBlockScaleBytes, kGroupBlocks * kQK, false};
     case ElementType::kQ4_K:
       return {kQ4KGroupHeaderBytes, kQ4KGroupBytes - kQ4KGroupHeaderBytes, false};
+    case ElementType::kIQ4_XS:
+      return {kIQ4XSGroupHeaderBytes, kGroupBlocks * kQK / 2, false};
     case ElementType::kQ6_K:
       return {kQ6KGroupHeaderBytes, kQ6KGroupQuantBytes, true};
     default:  // no interleaved layout

@@ -1,4 +1,4 @@
-// AVX-512 VNNI kernels for Q4_0, IQ4_NL, MXFP4, Q8_0, Q4_K and Q6_K weights in the
+// AVX-512 VNNI kernels for Q4_0, IQ4_NL, MXFP4, IQ4_XS, Q8_0, Q4_K and Q6_K weights in the
 // interleaved layout (kernels/interleave.h) against interleaved Q8_0 (the
 // K types: Q8_K) activations. Each vpdpbusd adds four products into each
 // of 16 blocks' lanes, so a group of 16 blocks costs 8 of them per (row,
@@ -216,6 +216,39 @@ struct Q4KGroups {
   }
 };
 
+// IQ4_XS: each lane is a sub-block with its own scale d * (s - 32) and
+// IQ4_NL's table (plus 128), so the integer dots start from -128 times the
+// activation sums and one float term per (row, token) pair follows.
+struct IQ4XSGroups {
+  static constexpr GroupLayout kLayout = group_layout(ElementType::kIQ4_XS);
+
+  template <int R, int T>
+  [[gnu::always_inline]] static void accumulate(const uint8_t* const* quants, ptrdiff_t to_header,
+                                                const uint8_t* const* xs, __m512 (&acc)[R][T]) {
+    __m512i dots[R][T];
+    for (int t = 0; t < T; ++t) {
+      const __m512i seed = _mm512_slli_epi32(load(xs[t] + 64), 7);  // offset 128
+      for (int r = 0; r < R; ++r) dots[r][t] = seed;
+    }
+    IQ4_NLGroups::dot<R, T>(quants, xs, dots);
+    // Lanes 0-7 take the first super-block's d, lanes 8-15 the second's.
+    const __m256i d_index = _mm256_set_epi16(1, 1, 1, 1, 1, 1, 1, 1, 0, 0, 0, 0, 0, 0, 0, 0);
+    for (int r = 0; r < R; ++r) {
+      const uint8_t* header = quants[r] + to_header;
+      const __m256i d_words =
+          _mm256_castsi128_si256(_mm_cvtsi32_si128(*reinterpret_cast<const int32_t*>(header)));
+      const __m512 d = _mm512_cvtph_ps(_mm256_permutexvar_epi16(d_index, d_words));
+      const __m512 scale = _mm512_mul_ps(d, _mm512_cvtepi32_ps(_mm512_cvtepi8_epi32(_mm_loadu_si128(
+                                                reinterpret_cast<const __m128i*>(header + 4)))));
+      for (int t = 0; t < T; ++t) {
+        const __m512 x_scale = _mm512_loadu_ps(reinterpret_cast<const float*>(xs[t]));
+        acc[r][t] = _mm512_fmadd_ps(_mm512_cvtepi32_ps(dots[r][t]), _mm512_mul_ps(scale, x_scale),
+                                    acc[r][t]);
+      }
+    }
+  }
+};
+
 // Q6_K: each lane is a 32-element chunk holding two sub-blocks with their
 // own scales, so a group takes two passes, each with its own integer sums
 // and float epilogue: the even sub-blocks (activation vectors 0-3), then
@@ -373,6 +406,11 @@ void iq4_nl_interleaved_tile_avx512(const WeightMatrix& w, const PackedActivatio
 void mxfp4_interleaved_tile_avx512(const WeightMatrix& w, const PackedActivations& x,
                                    TileRange range, float* y, int64_t y_stride) {
   run_tile<Interleaved<MXFP4Groups>>(w, x, range, y, y_stride);
+}
+
+void iq4_xs_interleaved_tile_avx512(const WeightMatrix& w, const PackedActivations& x,
+                                    TileRange range, float* y, int64_t y_stride) {
+  run_tile<Interleaved<IQ4XSGroups>>(w, x, range, y, y_stride);
 }
 
 void q8_0_interleaved_tile_avx512(const WeightMatrix& w, const PackedActivations& x,

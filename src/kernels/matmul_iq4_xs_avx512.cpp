@@ -108,6 +108,8 @@ struct IQ4XSKernel {
 
 void iq4_xs_tile_avx512(const WeightMatrix& w, const PackedActivations& x, TileRange range,
                         float* y, int64_t y_stride) {
+  if (w.interleaved != nullptr && x.interleaved_row(0) != nullptr)
+    return iq4_xs_interleaved_tile_avx512(w, x, range, y, y_stride);
   run_tile<IQ4XSKernel>(w, x, range, y, y_stride);
 }
 

@@ -32,6 +32,8 @@ void iq4_nl_interleaved_tile_avx512(const WeightMatrix& w, const PackedActivatio
                                     TileRange range, float* y, int64_t y_stride);
 void mxfp4_interleaved_tile_avx512(const WeightMatrix& w, const PackedActivations& x,
                                    TileRange range, float* y, int64_t y_stride);
+void iq4_xs_interleaved_tile_avx512(const WeightMatrix& w, const PackedActivations& x,
+                                    TileRange range, float* y, int64_t y_stride);
 void q8_0_interleaved_tile_avx512(const WeightMatrix& w, const PackedActivations& x,
                                   TileRange range, float* y, int64_t y_stride);
 void q4_k_interleaved_tile_avx512(const WeightMatrix& w, const PackedActivations& x,

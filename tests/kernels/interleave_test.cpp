@@ -32,7 +32,7 @@ TEST(Interleave, Q4_0TheTableTypesQ8_0Q4_KAndQ6_KHaveALayout) {
   EXPECT_TRUE(can_interleave(ElementType::kQ4_0));
   EXPECT_TRUE(can_interleave(ElementType::kIQ4_NL));
   EXPECT_TRUE(can_interleave(ElementType::kMXFP4));
-  EXPECT_FALSE(can_interleave(ElementType::kIQ4_XS));
+  EXPECT_TRUE(can_interleave(ElementType::kIQ4_XS));
   EXPECT_TRUE(can_interleave(ElementType::kQ8_0));
   EXPECT_TRUE(can_interleave(ElementType::kQ4_K));
   EXPECT_TRUE(can_interleave(ElementType::kQ6_K));
@@ -52,6 +52,8 @@ TEST(Interleave, RowsPadToWholeGroups) {
   // Q4_K: a group is two super-blocks; an odd count pads the last.
   EXPECT_EQ(interleaved_row_bytes(ElementType::kQ4_K, 3 * 256), 2 * kQ4KGroupBytes);
   EXPECT_EQ(kQ4KGroupBytes, 296u);
+  // IQ4_XS: likewise, 276 bytes a group.
+  EXPECT_EQ(interleaved_row_bytes(ElementType::kIQ4_XS, 3 * 256), 2u * 276);
   // Q6_K: 420 bytes a group, the row padded to a cache line.
   EXPECT_EQ(interleaved_row_bytes(ElementType::kQ6_K, 3 * 256), 896u);
   EXPECT_EQ(interleaved_row_bytes(ElementType::kQ6_K, 32 * 256), 16u * 420);

@@ -180,7 +180,8 @@ TEST_P(InterleavedMatmulTest, MatchesScalarOverOriginalBlocks) {
 INSTANTIATE_TEST_SUITE_P(EveryLayout, InterleavedMatmulTest,
                          ::testing::Values(ElementType::kQ4_0, ElementType::kIQ4_NL,
                                            ElementType::kMXFP4, ElementType::kQ8_0,
-                                           ElementType::kQ4_K, ElementType::kQ6_K),
+                                           ElementType::kQ4_K, ElementType::kIQ4_XS,
+                                           ElementType::kQ6_K),
                          [](const auto& info) {
                            return std::string(element_type_name(info.param));
                          });
