@@ -32,6 +32,7 @@ struct DoctorOptions {
   uint64_t draft_max = 3;  // serve's default
   bool json = false;
   CacheTypeNames cache_types;
+  bool swa_full = false;  // plan for `serve --swa-full`
 };
 
 struct Plan {
@@ -56,6 +57,10 @@ struct Plan {
   bool mtp = false;
   uint64_t draft_max = 0;
   std::string cache_label = "F16";  // the KV cache's element types
+  // Sliding-window layers, which keep only their windows unless --swa-full.
+  uint64_t sliding_layers = 0;
+  uint64_t window = 0;
+  bool swa_full = false;
 
   uint64_t prediction_bytes() const { return mtp ? prediction_kv_bytes + checkpoint_bytes : 0; }
   uint64_t total(uint64_t weights) const {
@@ -119,6 +124,25 @@ void plan_cache_types(const gguf::GgufFile& file, model::KvCache::Types types, P
   const int64_t per_position =
       model::KvCache::bytes_per_position(model::kv_cache_layers(*config), types);
   plan.kv_cache_bytes = uint64_t(per_position) * plan.context * plan.parallel;
+}
+
+// Sliding-window layers keep their windows alone (KvCache::WindowPlan),
+// as `ingot serve` plans them for `parallel` slots and its batch.
+void plan_windows(const gguf::GgufFile& file, model::KvCache::Types types, Plan& plan) {
+  auto config = model::ModelConfig::from_gguf(file);
+  if (!config.ok()) return;
+  const model::ModelConfig& c = *config;
+  for (int64_t layer = 0; layer < c.n_layers; ++layer) {
+    if (c.is_sliding(layer) && c.kv_source[size_t(layer)] == layer) ++plan.sliding_layers;
+  }
+  if (plan.sliding_layers == 0 || c.gemma.window <= 0) return;
+  plan.window = uint64_t(c.gemma.window);
+  if (plan.swa_full) return;
+  constexpr int64_t kServeBatch = 512;
+  const model::KvCache::WindowPlan window =
+      model::kv_window_plan(c, int64_t(plan.parallel), kServeBatch);
+  plan.kv_cache_bytes = uint64_t(model::KvCache::bytes_for(
+      model::kv_cache_layers(c), int64_t(plan.context * plan.parallel), types, window));
 }
 
 // Everything that stops ingot from running the file, one line each.
@@ -217,6 +241,13 @@ void print_text(const DoctorOptions& options, const gguf::FileSummary& s, const 
                                "a token reads only its own)",
                                plan.experts, plan.experts_used));
   }
+  if (plan.window > 0) {
+    row("sliding",
+        fmt::format("{} layers see the last {} positions: {}", plan.sliding_layers, plan.window,
+                    plan.swa_full ? "they keep every position (--swa-full)"
+                                  : "they keep only their windows (serve --swa-full "
+                                    "keeps every position)"));
+  }
   if (plan.shared_kv_layers > 0) {
     row("shared KV", fmt::format("{} layers read the keys and values of earlier layers (no cache "
                                  "of their own)",
@@ -301,6 +332,9 @@ void print_json(const DoctorOptions& options, const gguf::FileSummary& s, const 
         {"recurrent_layers", plan.recurrent_layers},
         {"recurrent_state_bytes", plan.recurrent_bytes},
         {"shared_kv_layers", plan.shared_kv_layers},
+        {"sliding_layers", plan.sliding_layers},
+        {"sliding_window", plan.window},
+        {"swa_full", plan.swa_full},
         {"experts", plan.experts},
         {"experts_used", plan.experts_used},
         {"prediction_layers", plan.prediction_layers},
@@ -329,6 +363,8 @@ int run_doctor(const DoctorOptions& options) {
   plan.kv_cache_bytes = summary.kv_cache_bytes(plan.context, plan.parallel);
   plan_layer_memory(*file, plan);
   plan_cache_types(*file, cache_types(options.cache_types), plan);
+  plan.swa_full = options.swa_full;
+  plan_windows(*file, cache_types(options.cache_types), plan);
   std::vector<std::string> problems = blockers(*file, summary);
   if (options.json) {
     print_json(options, summary, plan, problems);
@@ -358,6 +394,8 @@ void register_doctor(CLI::App& app, int& exit_code) {
       ->check(CLI::Range(1, 16))
       ->capture_default_str();
   add_cache_type_options(*command, options->cache_types);
+  command->add_flag("--swa-full", options->swa_full,
+                    "Plan for serve --swa-full: sliding-window layers keep every position");
   command->add_flag("--json", options->json, "Print the facts as JSON");
   command->callback([options, &exit_code] { exit_code = run_doctor(*options); });
 }

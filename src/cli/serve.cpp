@@ -201,6 +201,9 @@ void register_serve(CLI::App& app, int& exit_code) {
                    "default 8192, at most a quarter of the free memory)")
       ->check(CLI::Range(int64_t{0}, int64_t{1} << 30));
   add_cache_type_options(*command, options->cache_types);
+  command->add_flag("--swa-full", options->engine.swa_full,
+                    "Keep every position of sliding-window layers (Gemma, gpt-oss), not only "
+                    "their windows: more memory, and any cached prefix resumes whatever its age");
   command
       ->add_option("--prompt-cache", options->engine.prompt_cache_dir,
                    "Directory keeping the KV blocks of long prompt prefixes across restarts, so "

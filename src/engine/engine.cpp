@@ -45,6 +45,12 @@ int64_t prompt_cache_cells(const EngineOptions& options, const model::Model& mod
   return per_position > 0 ? options.cache_ram_bytes / per_position : 0;
 }
 
+// The disk cache saves whole blocks, so it keeps the windows whole too.
+model::KvCache::WindowPlan window_plan(const EngineOptions& options, const model::Model& model) {
+  if (options.swa_full || !options.prompt_cache_dir.empty()) return {};
+  return model.window_plan(options.parallel, options.batch_size);
+}
+
 int64_t resolve_context(const EngineOptions& options, const model::ModelConfig& config) {
   if (options.context_size > 0) return options.context_size;
   int64_t trained = config.context_length > 0 ? config.context_length : kDefaultContextCap;
@@ -73,7 +79,7 @@ Engine::Engine(model::Model& model, const tokenizer::Tokenizer& tokenizer, Engin
       context_size_(resolve_context(options, model.config())),
       pool_(options.threads > 0 ? options.threads : ThreadPool::default_thread_count()),
       cache_(model.make_cache(context_size_ * options.parallel, prompt_cache_cells(options, model),
-                              options.cache_types)) {
+                              options.cache_types, window_plan(options, model))) {
   model.prepare_for_context(context_size_);
   // A recurrent state cannot be shared by block: hybrid models keep each
   // slot's own prefix (and its snapshots) instead.

@@ -58,6 +58,10 @@ struct EngineOptions {
   std::string prompt_cache_dir;
   // What keys and values are stored in (--cache-type-k, --cache-type-v).
   model::KvCache::Types cache_types;
+  // Sliding-window layers keep every position, as full layers do
+  // (--swa-full, llama-server's name); else only their windows, unless the
+  // prompt cache on disk needs whole blocks.
+  bool swa_full = false;
   int64_t prompt_cache_bytes = int64_t{4096} << 20;  // --prompt-cache-size
   int64_t prompt_cache_min_tokens = 256;             // --prompt-cache-min
 };

@@ -107,6 +107,9 @@ Result<Logits> ForwardPass::run(const Batch& batch, KvCache& cache, ThreadPool& 
     if (config_.traits.gemma && n_rows_ > 0) finish_layer(weights_.layers[layer], layer, pool);
   }
   advance_recurrent_states(batch, cache);
+  if (cache.trims_windows()) {
+    for (const BatchEntry& e : batch.entries()) cache.slide_window(e.sequence);
+  }
   return output(batch, weights_.output_norm, weights_.output, pool);
 }
 

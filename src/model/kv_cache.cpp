@@ -28,20 +28,31 @@ KvCache::KvCache(int64_t n_layers, int64_t n_kv_heads, int64_t head_dim, int64_t
               block_size) {}
 
 KvCache::KvCache(std::vector<LayerShape> layers, int64_t n_cells, int64_t block_size,
-                 int64_t cache_cells, Types types)
+                 int64_t cache_cells, Types types, WindowPlan window)
     : layers_(std::move(layers)),
       block_size_(block_size),
       initial_blocks_((n_cells + block_size - 1) / block_size),
       max_blocks_(initial_blocks_ + cache_cells / block_size),
       n_blocks_(initial_blocks_),
       types_(types) {
+  const bool any_windowed = std::any_of(layers_.begin(), layers_.end(),
+                                        [](const LayerShape& shape) { return shape.windowed; });
+  if (window.window > 0 && any_windowed) {
+    max_slots_ = std::min(max_blocks_, (window.cells + block_size - 1) / block_size);
+    // Trimming pays only when the pool is smaller than the blocks.
+    if (max_slots_ < max_blocks_) window_ = window.window;
+  }
   size_t key_bytes = 0, value_bytes = 0;
   for (const LayerShape& shape : layers_) {
-    Layer layer{shape.kv_heads, kernels::kv_tile_bytes(types.keys, shape.head_dim, block_size),
-                kernels::kv_tile_bytes(types.values, shape.head_dim, block_size), key_bytes,
-                value_bytes};
-    key_bytes += size_t(max_blocks_ * shape.kv_heads) * layer.key_tile;
-    value_bytes += size_t(max_blocks_ * shape.kv_heads) * layer.value_tile;
+    Layer layer{shape.kv_heads,
+                kernels::kv_tile_bytes(types.keys, shape.head_dim, block_size),
+                kernels::kv_tile_bytes(types.values, shape.head_dim, block_size),
+                key_bytes,
+                value_bytes,
+                shape.windowed && window_ > 0};
+    const int64_t tiles = layer.in_slots ? max_slots_ : max_blocks_;
+    key_bytes += size_t(tiles * shape.kv_heads) * layer.key_tile;
+    value_bytes += size_t(tiles * shape.kv_heads) * layer.value_tile;
     layer_.push_back(layer);
   }
   storage_ = PageArena(PageArena::footprint(key_bytes) + PageArena::footprint(value_bytes));
@@ -62,6 +73,17 @@ int64_t KvCache::bytes_per_position(const std::vector<LayerShape>& layers, Types
   return int64_t(bytes) / kPositions;
 }
 
+int64_t KvCache::bytes_for(const std::vector<LayerShape>& layers, int64_t n_cells, Types types,
+                           WindowPlan window) {
+  int64_t bytes = 0;
+  for (const LayerShape& shape : layers) {
+    const int64_t cells =
+        shape.windowed && window.window > 0 ? std::min(n_cells, window.cells) : n_cells;
+    bytes += bytes_per_position({shape}, types) * cells;
+  }
+  return bytes;
+}
+
 int64_t KvCache::sequence_length(SequenceId sequence) const {
   auto it = sequences_.find(sequence);
   return it == sequences_.end() ? 0 : it->second.length;
@@ -79,33 +101,57 @@ void KvCache::truncate(SequenceId sequence, int64_t length) {
     return drop(sequence);
   }
   if (length >= s.length) return;
+  // A window cut back must find its blocks' slots; else nothing of the
+  // sequence can be kept.
+  if (trims_windows() && !window_has_slots(s.blocks, length)) return drop(sequence);
   size_t blocks_needed = size_t((length + block_size_ - 1) / block_size_);
-  while (s.blocks.size() > blocks_needed) {
-    release(s.blocks.back());
-    s.blocks.pop_back();
-  }
+  while (s.blocks.size() > blocks_needed) pop_block(s);
   if (length % block_size_ != 0 && !make_writable(s, blocks_needed - 1)) {
-    release(s.blocks.back());
-    s.blocks.pop_back();
+    pop_block(s);
     length = int64_t(s.blocks.size()) * block_size_;
     if (length == 0) return drop(sequence);
   }
   s.length = length;
   s.hashes.resize(std::min(s.hashes.size(), size_t(length / block_size_)));
+  if (trims_windows()) {
+    // The blocks the shorter sequence's window covers again count it.
+    const size_t first = size_t(window_first_block(length));
+    for (; s.window_start > first; --s.window_start) enter_window(s.blocks[s.window_start - 1]);
+  }
+}
+
+// Gives the sequence's last block back.
+void KvCache::pop_block(Sequence& s) {
+  const size_t last = s.blocks.size() - 1;
+  if (trims_windows() && last >= s.window_start) leave_window(s.blocks[last]);
+  release(s.blocks[last]);
+  s.blocks.pop_back();
+  s.window_start = std::min(s.window_start, s.blocks.size());
 }
 
 void KvCache::drop(SequenceId sequence) {
   recurrent_.drop(sequence);
   auto it = sequences_.find(sequence);
   if (it == sequences_.end()) return;
-  for (auto block = it->second.blocks.rbegin(); block != it->second.blocks.rend(); ++block) {
-    release(*block);
+  Sequence& s = it->second;
+  if (trims_windows()) {
+    for (size_t i = s.window_start; i < s.blocks.size(); ++i) leave_window(s.blocks[i]);
   }
+  for (auto block = s.blocks.rbegin(); block != s.blocks.rend(); ++block) release(*block);
   sequences_.erase(it);
 }
 
+// With windows trimmed, the longest length whose window's blocks all still
+// have their slots: `wanted`, a shorter block boundary, or 0.
 int64_t KvCache::resumable_length(SequenceId sequence, int64_t wanted) const {
-  const int64_t length = std::min(wanted, sequence_length(sequence));
+  int64_t length = std::min(wanted, sequence_length(sequence));
+  if (trims_windows() && length > 0) {
+    const std::vector<int32_t>& blocks = sequences_.at(sequence).blocks;
+    if (!window_has_slots(blocks, length)) {
+      length = length / block_size_ * block_size_;
+      while (length > 0 && !window_has_slots(blocks, length)) length -= block_size_;
+    }
+  }
   if (recurrent_.empty_shape()) return length;
   return recurrent_.resumable(sequence, length);
 }
@@ -125,6 +171,13 @@ void KvCache::clear() {
   unheld_.clear();
   unheld_at_.assign(size_t(n_blocks_), unheld_.end());
   evictions_ = 0;
+  slot_.assign(size_t(n_blocks_), -1);
+  window_users_.assign(size_t(n_blocks_), 0);
+  slot_block_.assign(size_t(max_slots_), -1);
+  spare_.clear();
+  spare_at_.assign(size_t(max_slots_), spare_.end());
+  free_slots_.clear();
+  for (int64_t slot = max_slots_ - 1; slot >= 0; --slot) free_slots_.push_back(int32_t(slot));
 }
 
 Result<KvCache::Cell> KvCache::append(SequenceId sequence, int64_t position) {
@@ -137,12 +190,17 @@ Result<KvCache::Cell> KvCache::append(SequenceId sequence, int64_t position) {
                             std::to_string(position) + " cannot come next");
   }
   if (position % block_size_ == 0) {
-    const int32_t block = take_block();
+    int32_t block = take_block();
+    if (block >= 0 && trims_windows() && !give_slot(block)) {
+      release(block);
+      block = -1;
+    }
     if (block < 0) {
       if (s.length == 0) sequences_.erase(sequence);
       return Error(ErrorKind::kResourceExhausted, "the KV cache is full");
     }
     s.blocks.push_back(block);
+    if (trims_windows()) enter_window(block);
   }
   ++s.length;
   return Cell{s.blocks.back(), int32_t(position % block_size_)};
@@ -158,13 +216,17 @@ int64_t KvCache::cached_prefix_length(std::span<const int32_t> tokens, int64_t l
   if (!sharing_) return 0;
   const int64_t end = std::min<int64_t>(limit, int64_t(tokens.size()));
   uint64_t chain = kFirstBlockSeed;
-  int64_t length = 0;
-  while (length + block_size_ <= end) {
-    const auto block_tokens = tokens.subspan(size_t(length), size_t(block_size_));
-    if (find_block(chain, block_tokens) < 0) break;
+  std::vector<int32_t> found;
+  while (int64_t(found.size() + 1) * block_size_ <= end) {
+    const auto block_tokens =
+        tokens.subspan(found.size() * size_t(block_size_), size_t(block_size_));
+    const int32_t block = find_block(chain, block_tokens);
+    if (block < 0) break;
+    found.push_back(block);
     chain = chain_hash(chain, block_tokens);
-    length += block_size_;
   }
+  int64_t length = int64_t(found.size()) * block_size_;
+  while (trims_windows() && length > 0 && !window_has_slots(found, length)) length -= block_size_;
   return length;
 }
 
@@ -179,16 +241,33 @@ int64_t KvCache::attach_cached_prefix(SequenceId sequence, std::span<const int32
   publish(sequence, tokens);
   uint64_t chain = s.hashes.empty() ? kFirstBlockSeed : s.hashes.back();
   const int64_t end = std::min<int64_t>(limit, int64_t(tokens.size()));
-  while (s.length + block_size_ <= end) {
-    const auto block_tokens = tokens.subspan(size_t(s.length), size_t(block_size_));
+  // The blocks found, after the sequence's own; with windows trimmed, as
+  // many as leave the window's blocks with their slots.
+  std::vector<int32_t> blocks = s.blocks;
+  std::vector<uint64_t> hashes;
+  while (int64_t(blocks.size() + 1) * block_size_ <= end) {
+    const auto block_tokens =
+        tokens.subspan(blocks.size() * size_t(block_size_), size_t(block_size_));
     const int32_t block = find_block(chain, block_tokens);
     if (block < 0) break;
-    hold(block);
-    s.blocks.push_back(block);
+    blocks.push_back(block);
     chain = block_hash_[size_t(block)];
-    s.hashes.push_back(chain);
-    s.length += block_size_;
+    hashes.push_back(chain);
   }
+  const size_t own = s.blocks.size();
+  size_t usable = blocks.size();
+  while (trims_windows() && usable > own &&
+         !window_has_slots(blocks, int64_t(usable) * block_size_)) {
+    --usable;
+  }
+  for (size_t i = own; i < usable; ++i) {
+    hold(blocks[i]);
+    s.blocks.push_back(blocks[i]);
+    if (trims_windows()) enter_window(blocks[i]);
+    s.hashes.push_back(hashes[i - own]);
+  }
+  s.length = int64_t(s.blocks.size()) * block_size_;
+  if (trims_windows()) slide_window(sequence);
   const int64_t length = s.length;
   if (length == 0) sequences_.erase(sequence);
   return length;
@@ -252,6 +331,9 @@ void KvCache::save_block(SequenceId sequence, size_t index, std::span<std::byte>
 
 bool KvCache::restore_block(uint64_t hash, std::span<const int32_t> block_tokens,
                             std::span<const std::byte> payload) {
+  // A trimmed window's blocks are not saved whole (the engine keeps such a
+  // cache off disk).
+  if (trims_windows()) return false;
   if (!sharing_ || index_.contains(hash) || int64_t(block_tokens.size()) != block_size_ ||
       int64_t(payload.size()) != block_bytes()) {
     return false;
@@ -304,12 +386,15 @@ int32_t KvCache::add_block() {
   block_hash_.push_back(0);
   block_tokens_.emplace_back();
   unheld_at_.push_back(unheld_.end());
+  slot_.push_back(-1);
+  window_users_.push_back(0);
   return int32_t(n_blocks_++);
 }
 
 void KvCache::release(int32_t block) {
   if (--holders_[size_t(block)] > 0) return;
   if (block_hash_[size_t(block)] == 0) {
+    if (trims_windows()) free_slot(block);
     free_blocks_.push_back(block);
     return;
   }
@@ -329,13 +414,20 @@ bool KvCache::make_writable(Sequence& s, size_t index) {
   const int32_t block = s.blocks[index];
   const bool alone = holders_[size_t(block)] == 1;
   if (alone && block_hash_[size_t(block)] == 0) return true;
-  const int32_t copy = take_block();
+  int32_t copy = take_block();
+  if (copy >= 0 && trims_windows() && !give_slot(copy)) {
+    release(copy);
+    copy = -1;
+  }
   if (copy < 0) {
     if (!alone) return false;
     unindex(block);
     return true;
   }
   copy_block(block, copy);
+  const bool in_window = trims_windows() && index >= s.window_start;
+  if (in_window) enter_window(copy);
+  if (in_window) leave_window(block);
   release(block);
   s.blocks[index] = copy;
   return true;
@@ -343,6 +435,8 @@ bool KvCache::make_writable(Sequence& s, size_t index) {
 
 void KvCache::copy_block(int32_t from, int32_t to) {
   for (size_t l = 0; l < layer_.size(); ++l) {
+    // A windowed layer's tiles move only where both blocks have slots.
+    if (layer_[l].in_slots && (slot_[size_t(from)] < 0 || slot_[size_t(to)] < 0)) continue;
     std::memcpy(key_tile(int64_t(l), to, 0), key_tile(int64_t(l), from, 0),
                 size_t(layer_[l].kv_heads) * layer_[l].key_tile);
     std::memcpy(value_tile(int64_t(l), to, 0), value_tile(int64_t(l), from, 0),
@@ -356,6 +450,95 @@ void KvCache::unindex(int32_t block) {
   index_.erase(hash);
   hash = 0;
   block_tokens_[size_t(block)].clear();
+}
+
+// The first block of a sequence of `length` positions whose window (and
+// the block's margin before it) reaches into it.
+int64_t KvCache::window_first_block(int64_t length) const {
+  return std::max<int64_t>(0, length - window_ - block_size_) / block_size_;
+}
+
+// Whether blocks [window_first_block(length), the block of length - 1] of
+// `blocks` all have slots.
+bool KvCache::window_has_slots(const std::vector<int32_t>& blocks, int64_t length) const {
+  const int64_t end =
+      std::min<int64_t>(int64_t(blocks.size()), (length + block_size_ - 1) / block_size_);
+  for (int64_t i = window_first_block(length); i < end; ++i) {
+    if (slot_[size_t(blocks[size_t(i)])] < 0) return false;
+  }
+  return true;
+}
+
+void KvCache::slide_window(SequenceId sequence) {
+  if (!trims_windows()) return;
+  auto it = sequences_.find(sequence);
+  if (it == sequences_.end()) return;
+  Sequence& s = it->second;
+  const size_t first = std::min(size_t(window_first_block(s.length)), s.blocks.size());
+  for (; s.window_start < first; ++s.window_start) leave_window(s.blocks[s.window_start]);
+}
+
+// A block about to be written gets a slot: its own (no longer a spare),
+// else a free one, else the least recently spared (whose block loses it).
+bool KvCache::give_slot(int32_t block) {
+  int32_t slot = slot_[size_t(block)];
+  if (slot >= 0) {
+    if (spare_at_[size_t(slot)] != spare_.end()) {
+      spare_.erase(spare_at_[size_t(slot)]);
+      spare_at_[size_t(slot)] = spare_.end();
+    }
+    return true;
+  }
+  slot = take_slot();
+  if (slot < 0) return false;
+  slot_[size_t(block)] = slot;
+  slot_block_[size_t(slot)] = block;
+  return true;
+}
+
+int32_t KvCache::take_slot() {
+  if (!free_slots_.empty()) {
+    const int32_t slot = free_slots_.back();
+    free_slots_.pop_back();
+    return slot;
+  }
+  if (spare_.empty()) return -1;
+  const int32_t slot = spare_.front();
+  spare_.pop_front();
+  spare_at_[size_t(slot)] = spare_.end();
+  slot_[size_t(slot_block_[size_t(slot)])] = -1;
+  slot_block_[size_t(slot)] = -1;
+  return slot;
+}
+
+void KvCache::enter_window(int32_t block) {
+  if (window_users_[size_t(block)]++ > 0) return;
+  const int32_t slot = slot_[size_t(block)];
+  if (slot >= 0 && spare_at_[size_t(slot)] != spare_.end()) {
+    spare_.erase(spare_at_[size_t(slot)]);
+    spare_at_[size_t(slot)] = spare_.end();
+  }
+}
+
+void KvCache::leave_window(int32_t block) {
+  if (--window_users_[size_t(block)] > 0) return;
+  const int32_t slot = slot_[size_t(block)];
+  if (slot < 0) return;
+  spare_.push_back(slot);
+  spare_at_[size_t(slot)] = std::prev(spare_.end());
+}
+
+// A block freed for good frees its slot.
+void KvCache::free_slot(int32_t block) {
+  const int32_t slot = slot_[size_t(block)];
+  if (slot < 0) return;
+  if (spare_at_[size_t(slot)] != spare_.end()) {
+    spare_.erase(spare_at_[size_t(slot)]);
+    spare_at_[size_t(slot)] = spare_.end();
+  }
+  slot_[size_t(block)] = -1;
+  slot_block_[size_t(slot)] = -1;
+  free_slots_.push_back(slot);
 }
 
 int32_t KvCache::find_block(uint64_t chain, std::span<const int32_t> tokens) const {

@@ -21,6 +21,16 @@
 // sequence holds stays cached, indexed, until a new block is needed and
 // none is free: then the least recently released goes.
 //
+// Sliding-window layers (Gemma, gpt-oss) may keep only their window
+// (WindowPlan): their tiles then live in a smaller pool of slots, one slot
+// per block that some sequence's window still covers (the last `window`
+// positions and a block more, so that a short rollback finds its keys).
+// A block its sequences have moved past keeps its slot as a spare until
+// another block needs one, least recently spared first: a prefix, or a
+// sequence cut back, resumes only where its window's blocks still have
+// theirs (attach_cached_prefix, resumable_length). The full-attention
+// layers keep every position as before.
+//
 // A hybrid model's cache also holds each sequence's recurrent state
 // (RecurrentStates); its keys and values are those of the attention layers
 // alone. The two move together: a sequence is kept to a shorter length
@@ -48,6 +58,14 @@ struct KvCacheTypes {
   kernels::ElementType values = kernels::ElementType::kF16;
 };
 
+// The windowed layers' own pool: `window` positions each query sees (its
+// own included), `cells` cells for every sequence's window and the
+// positions one step adds. window 0: they keep every position.
+struct KvWindowPlan {
+  int64_t window = 0;
+  int64_t cells = 0;
+};
+
 class KvCache {
  public:
   static constexpr int64_t kDefaultBlockSize = 32;
@@ -56,23 +74,34 @@ class KvCache {
   KvCache(int64_t n_layers, int64_t n_kv_heads, int64_t head_dim, int64_t n_cells,
           int64_t block_size = kDefaultBlockSize);
   // Layers whose heads differ in number or size (Gemma 4's sliding and
-  // global layers).
+  // global layers); `windowed` for a sliding-window layer.
   struct LayerShape {
     int64_t kv_heads;
     int64_t head_dim;
+    bool windowed = false;
   };
   using Types = KvCacheTypes;
+  using WindowPlan = KvWindowPlan;
   // `cache_cells` more may hold finished sequences' blocks for later
   // requests (the prompt cache, --cache-ram): blocks beyond the first
   // `n_cells` are made only when every block is held or cached, and their
   // memory is taken from the system only when they are first written.
   KvCache(std::vector<LayerShape> layers, int64_t n_cells, int64_t block_size = kDefaultBlockSize,
-          int64_t cache_cells = 0, Types types = {});
+          int64_t cache_cells = 0, Types types = {}, WindowPlan window = {});
 
   int64_t block_size() const { return block_size_; }
   Types types() const { return types_; }
   // Bytes one position takes in every layer, keys and values.
   static int64_t bytes_per_position(const std::vector<LayerShape>& layers, Types types);
+  // Bytes of the whole cache: every layer's `n_cells`, the windowed ones'
+  // `window.cells` where the plan trims them.
+  static int64_t bytes_for(const std::vector<LayerShape>& layers, int64_t n_cells, Types types,
+                           WindowPlan window = {});
+  // Whether the windowed layers keep only their window.
+  bool trims_windows() const { return window_ > 0; }
+  // After a step: the blocks now behind `sequence`'s window give their
+  // slots up as spares.
+  void slide_window(SequenceId sequence);
   // Every cell the cache may come to hold.
   int64_t capacity() const { return max_blocks_ * block_size_; }
   // Cells no sequence holds (cached ones included: they can be taken).
@@ -187,6 +216,8 @@ class KvCache {
   struct Sequence {
     std::vector<int32_t> blocks;
     int64_t length = 0;
+    // Its blocks from this one on count it in window_users_.
+    size_t window_start = 0;
     // The prefix hash at the end of each of its first full blocks (those
     // publish() has seen, indexed or not).
     std::vector<uint64_t> hashes;
@@ -206,14 +237,29 @@ class KvCache {
   void copy_block(int32_t from, int32_t to);
   // Where each head's tile starts: a layer's blocks follow each other, and
   // a block's heads lie side by side.
+  // A windowed layer's tiles are its slot's.
   size_t key_offset(int64_t layer, int32_t block, int64_t head) const {
     const Layer& l = layer_[size_t(layer)];
-    return l.key_offset + size_t(block * l.kv_heads + head) * l.key_tile;
+    return l.key_offset + size_t(tile_index(l, block) * l.kv_heads + head) * l.key_tile;
   }
   size_t value_offset(int64_t layer, int32_t block, int64_t head) const {
     const Layer& l = layer_[size_t(layer)];
-    return l.value_offset + size_t(block * l.kv_heads + head) * l.value_tile;
+    return l.value_offset + size_t(tile_index(l, block) * l.kv_heads + head) * l.value_tile;
   }
+  struct Layer;
+  int64_t tile_index(const Layer& l, int32_t block) const {
+    return l.in_slots ? slot_[size_t(block)] : block;
+  }
+
+  // The windowed layers' slots (trims_windows() only).
+  int64_t window_first_block(int64_t length) const;
+  bool window_has_slots(const std::vector<int32_t>& blocks, int64_t length) const;
+  bool give_slot(int32_t block);
+  int32_t take_slot();
+  void enter_window(int32_t block);
+  void leave_window(int32_t block);
+  void free_slot(int32_t block);
+  void pop_block(Sequence& s);
   void unindex(int32_t block);
   // The indexed block holding `tokens` after the prefix hashed as `chain`.
   int32_t find_block(uint64_t chain, std::span<const int32_t> tokens) const;
@@ -223,6 +269,7 @@ class KvCache {
     int64_t kv_heads;
     size_t key_tile, value_tile;
     size_t key_offset, value_offset;
+    bool in_slots = false;  // a windowed layer whose window is trimmed
   };
 
   std::vector<LayerShape> layers_;
@@ -245,6 +292,17 @@ class KvCache {
   std::list<int32_t> unheld_;  // indexed, held by none; least recently released first
   std::vector<std::list<int32_t>::iterator> unheld_at_;  // per block in unheld_
   int64_t evictions_ = 0;
+  // Windowed layers: each block's slot (-1: none), each slot's block (-1:
+  // free), how many sequences' windows cover each block, and the slots no
+  // window covers, least recently spared first.
+  int64_t window_ = 0;
+  int64_t max_slots_ = 0;
+  std::vector<int32_t> slot_;
+  std::vector<int32_t> slot_block_;
+  std::vector<int32_t> window_users_;
+  std::vector<int32_t> free_slots_;
+  std::list<int32_t> spare_;
+  std::vector<std::list<int32_t>::iterator> spare_at_;  // per slot
   RecurrentStates recurrent_;
 };
 

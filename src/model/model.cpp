@@ -1,5 +1,6 @@
 #include "model/model.h"
 
+#include <algorithm>
 #include <string>
 #include <utility>
 
@@ -43,7 +44,8 @@ std::vector<KvCache::LayerShape> kv_cache_layers(const ModelConfig& config) {
   std::vector<KvCache::LayerShape> layers;
   for (int64_t layer = 0; layer < config.n_layers; ++layer) {
     if (!config.is_recurrent(layer) && config.kv_source[size_t(layer)] == layer) {
-      layers.push_back({config.n_kv_heads_of(layer), config.head_dim_of(layer)});
+      layers.push_back({config.n_kv_heads_of(layer), config.head_dim_of(layer),
+                        config.is_sliding(layer) && config.gemma.window > 0});
     }
   }
   return layers;
@@ -71,13 +73,31 @@ Status Model::check_cache_types(KvCache::Types types) const {
   return {};
 }
 
-KvCache Model::make_cache(int64_t n_cells, int64_t cache_cells, KvCache::Types types) const {
-  KvCache cache(kv_cache_layers(config_), n_cells, KvCache::kDefaultBlockSize, cache_cells, types);
+KvCache Model::make_cache(int64_t n_cells, int64_t cache_cells, KvCache::Types types,
+                          KvCache::WindowPlan window) const {
+  KvCache cache(kv_cache_layers(config_), n_cells, KvCache::kDefaultBlockSize, cache_cells, types,
+                window);
   if (config_.n_recurrent_layers > 0) {
     cache.add_recurrent_state({config_.n_recurrent_layers, config_.linear.conv_state_floats(),
                                config_.linear.delta_state_floats()});
   }
   return cache;
+}
+
+KvCache::WindowPlan Model::window_plan(int64_t sequences, int64_t step_tokens) const {
+  return kv_window_plan(config_, sequences, step_tokens);
+}
+
+KvCache::WindowPlan kv_window_plan(const ModelConfig& config, int64_t sequences,
+                                   int64_t step_tokens) {
+  const int64_t window = config.gemma.window;
+  const bool sliding = std::any_of(config.gemma.sliding.begin(), config.gemma.sliding.end(),
+                                   [](bool s) { return s; });
+  if (window <= 0 || !sliding) return {};
+  const int64_t block = KvCache::kDefaultBlockSize;
+  const int64_t per_sequence = (window + block - 1) / block + 2;
+  const int64_t blocks = 2 * per_sequence * sequences + step_tokens / block + sequences;
+  return {window, blocks * block};
 }
 
 KvCache Model::make_prediction_cache(int64_t n_cells) const {

@@ -20,6 +20,9 @@ namespace ingot::model {
 // The shapes of the layers that keep their own keys and values, in the
 // KV cache's order.
 std::vector<KvCache::LayerShape> kv_cache_layers(const ModelConfig& config);
+// See Model::window_plan.
+KvCache::WindowPlan kv_window_plan(const ModelConfig& config, int64_t sequences,
+                                   int64_t step_tokens);
 
 class Model {
  public:
@@ -40,8 +43,16 @@ class Model {
   void prepare_for_context(int64_t context_per_sequence);
 
   // A cache for `n_cells` positions over all sequences together.
-  // `cache_cells` more for the prompt cache (see KvCache).
-  KvCache make_cache(int64_t n_cells, int64_t cache_cells = 0, KvCache::Types types = {}) const;
+  // `cache_cells` more for the prompt cache (see KvCache). With a window
+  // plan, the sliding-window layers keep only their windows.
+  KvCache make_cache(int64_t n_cells, int64_t cache_cells = 0, KvCache::Types types = {},
+                     KvCache::WindowPlan window = {}) const;
+  // The window plan for `sequences` sequences run together, each step
+  // adding at most `step_tokens` positions in all: every sequence's window
+  // and a block on each side, the step's blocks, and as much again for
+  // finished sequences' windows to resume from. None for a model without
+  // sliding-window layers.
+  KvCache::WindowPlan window_plan(int64_t sequences, int64_t step_tokens) const;
   // Whether the cache can store keys and values in `types` for this
   // model's head sizes.
   Status check_cache_types(KvCache::Types types) const;

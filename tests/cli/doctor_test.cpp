@@ -146,8 +146,8 @@ TEST(Doctor, MixtureOfExpertsModelSaysHowManyExpertsATokenRuns) {
 TEST(Doctor, Gemma4CountsKeysOnlyForLayersThatKeepThem) {
   INGOT_REQUIRE_SHARED();
   const std::string model = synthetic_model("tiny-gemma4");
-  CommandResult result =
-      run_command({ingot_binary(), "doctor", "--json", "--model", model, "--ctx", "1024"});
+  CommandResult result = run_command(
+      {ingot_binary(), "doctor", "--json", "--model", model, "--ctx", "1024", "--swa-full"});
   ASSERT_EQ(result.exit_code, 0) << result.err;
   json memory = json::parse(result.out)["memory"];
   EXPECT_EQ(memory["shared_kv_layers"], 2);
@@ -160,14 +160,41 @@ TEST(Doctor, Gemma4CountsKeysOnlyForLayersThatKeepThem) {
 TEST(Doctor, Gemma4CountsEachLayersOwnKvHeads) {
   INGOT_REQUIRE_SHARED();
   const std::string model = synthetic_model("tiny-gemma4moe", "f16");
-  CommandResult result =
-      run_command({ingot_binary(), "doctor", "--json", "--model", model, "--ctx", "1024"});
+  CommandResult result = run_command(
+      {ingot_binary(), "doctor", "--json", "--model", model, "--ctx", "1024", "--swa-full"});
   ASSERT_EQ(result.exit_code, 0) << result.err;
   json memory = json::parse(result.out)["memory"];
   // Two sliding layers (2 KV heads of 64) and two global ones (1 of 128).
   EXPECT_EQ(memory["kv_cache_bytes"], (2 * (2 * 64) + 2 * (1 * 128)) * 2 * 2 * 1024);
   CommandResult text = run_command({ingot_binary(), "doctor", "--model", model});
   EXPECT_NE(text.out.find("KV heads 1-2 by layer"), std::string::npos) << text.out;
+}
+
+// Sliding-window layers keep their windows alone, as serve plans them:
+// each slot's window and a block on each side, twice, and the batch's
+// blocks; --swa-full counts every position.
+TEST(Doctor, SlidingLayersCountTheirWindowsUnlessSwaFull) {
+  INGOT_REQUIRE_SHARED();
+  const std::string model = synthetic_model("tiny-gpt-oss", "f16");
+  auto memory = [&](std::vector<std::string> extra) {
+    std::vector<std::string> args = {ingot_binary(), "doctor", "--json",     "--model", model,
+                                     "--ctx",        "1024",   "--parallel", "2"};
+    args.insert(args.end(), extra.begin(), extra.end());
+    CommandResult result = run_command(args);
+    EXPECT_EQ(result.exit_code, 0) << result.err;
+    return json::parse(result.out)["memory"];
+  };
+  // Four layers of 2 KV heads of 64, keys and values in F16; layers 0 and 2
+  // slide over 8 positions: (8 / 32 + 2) blocks, twice, for each of 2
+  // slots, 512 / 32 for the batch, one more per slot.
+  const int64_t per_cell = 2 * 64 * 2 * 2;
+  const int64_t window_cells = (2 * 3 * 2 + 16 + 2) * 32;
+  json trimmed = memory({});
+  EXPECT_EQ(trimmed["sliding_layers"], 2);
+  EXPECT_EQ(trimmed["sliding_window"], 8);
+  EXPECT_EQ(trimmed["kv_cache_bytes"], 2 * per_cell * 2048 + 2 * per_cell * window_cells);
+  json full = memory({"--swa-full"});
+  EXPECT_EQ(full["kv_cache_bytes"], 4 * per_cell * 2048);
 }
 
 TEST(Doctor, Stories260KFacts) {
