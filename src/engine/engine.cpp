@@ -187,7 +187,7 @@ void Engine::run() {
   for (Slot& slot : slots_) slot.finish(FinishReason::kCancelled);
   std::lock_guard lock(doorbell_->mutex);
   for (Pending& pending : queue_) {
-    pending.state->events.push(FinishEvent{FinishReason::kCancelled, {}, {}});
+    pending.state->events.push(FinishEvent{FinishReason::kCancelled, {}, {}, {}});
   }
   queue_.clear();
   active_ = 0;
@@ -235,6 +235,7 @@ void Engine::step() {
     if (disk_) disk_->save(cache_, slot.sequence(), slot.cached());
   }
   keep_recurrent_snapshots();
+  pool_embeddings(*logits);
   score_prompts(*logits);
   draw_tokens(*logits);
   for (int64_t row : draw_rows_)
@@ -336,7 +337,7 @@ void Engine::drop_cancelled() {
   std::lock_guard lock(doorbell_->mutex);
   std::erase_if(queue_, [](const Pending& pending) {
     if (!pending.state->cancelled.load(std::memory_order_acquire)) return false;
-    pending.state->events.push(FinishEvent{FinishReason::kCancelled, {}, {}});
+    pending.state->events.push(FinishEvent{FinishReason::kCancelled, {}, {}, {}});
     return true;
   });
 }
@@ -359,19 +360,18 @@ void Engine::admit_waiting() {
     Slot& slot = choose_slot(pending.request.prompt);
     // At least one prompt token is always run, for the logits of the next;
     // a prompt being scored is run whole, for the logits of every token.
-    size_t reuse = pending.request.prompt_logprobs >= 0
-                       ? 0
-                       : std::min(slot.common_prefix(pending.request.prompt),
-                                  pending.request.prompt.size() - 1);
+    // An embedding pools every prompt token's hidden state: it too is run whole.
+    const bool whole = pending.request.prompt_logprobs >= 0 || pending.request.pooling;
+    size_t reuse = whole ? 0
+                         : std::min(slot.common_prefix(pending.request.prompt),
+                                    pending.request.prompt.size() - 1);
     // A recurrent state resumes only from its own end (KvCache::resumable_length).
     reuse =
         static_cast<size_t>(cache_.resumable_length(slot.sequence(), static_cast<int64_t>(reuse)));
     cache_.truncate(slot.sequence(), static_cast<int64_t>(reuse));
     // A cut inside a block another sequence shares may end at its start.
     reuse = std::min(reuse, static_cast<size_t>(cache_.sequence_length(slot.sequence())));
-    if (pending.request.prompt_logprobs < 0) {
-      reuse = attach_shared_prefix(slot, pending.request.prompt, reuse);
-    }
+    if (!whole) reuse = attach_shared_prefix(slot, pending.request.prompt, reuse);
     if (drafter_) drafter_->restart(slot, reuse);
     if (reuse > 0) {
       ++prefix_hits_;
@@ -475,8 +475,22 @@ void Engine::build_batch() {
     }
     in_batch_[i].prefill = chunk.size();
     budget -= chunk.size();
+    if (slot.embeds()) batch_.keep_hidden();
   }
   if (drafter_) batch_.keep_hidden();
+}
+
+// An embedding slot's prompt tokens just run: their hidden states, in the
+// batch's entry order, pooled by the slot.
+void Engine::pool_embeddings(const model::Logits& logits) {
+  if (logits.hidden == nullptr) return;
+  const int64_t n_embd = model_.config().n_embd;
+  for (size_t i = 0; i < slots_.size(); ++i) {
+    const SlotInBatch& carried = in_batch_[i];
+    if (carried.prefill == 0 || !slots_[i].embeds()) continue;
+    slots_[i].pool_hidden(logits.hidden + carried.first_entry * n_embd,
+                          static_cast<int64_t>(carried.prefill), n_embd, carried.first_position);
+  }
 }
 
 // Prompts that share a prefix and arrive together: rather than each slot
@@ -519,7 +533,7 @@ void Engine::take_blocks_computed_meanwhile(Slot& slot) {
 // A slot at a block boundary of a shared cache, whose prompt is not being
 // scored (that wants every token's logits) and with no drafter to follow.
 bool Engine::can_share_while_prefilling(const Slot& slot) const {
-  return cache_.shares_prefixes() && !drafter_ && !slot.scores_prompt() &&
+  return cache_.shares_prefixes() && !drafter_ && !slot.scores_prompt() && !slot.embeds() &&
          slot.position() % cache_.block_size() == 0;
 }
 

@@ -130,6 +130,7 @@ class Engine {
   Slot& choose_slot(const std::vector<int32_t>& prompt);
   size_t attach_shared_prefix(const Slot& slot, const std::vector<int32_t>& prompt, size_t reuse);
   void build_batch();
+  void pool_embeddings(const model::Logits& logits);
   size_t prefill_budget(const Slot& slot, size_t budget) const;
   bool waits_for_another_slots_prefill(size_t index) const;
   void take_blocks_computed_meanwhile(Slot& slot);

@@ -14,6 +14,11 @@
 
 namespace ingot::engine {
 
+// How an embedding request pools the prompt's final hidden states (each
+// normed by the model's output norm): their mean, the last token's, or the
+// first's (CLS).
+enum class Pooling { kMean, kLast, kCls };
+
 struct GenerationRequest {
   std::vector<int32_t> prompt;  // rendered and tokenized by the caller
   sampling::SamplingParams sampling;
@@ -29,6 +34,10 @@ struct GenerationRequest {
   // Reasoning tokens before the close tag is forced and the answer begins;
   // -1: no limit.
   int32_t reasoning_budget = -1;
+  // An embedding: the prompt is run whole (none of it reused from the
+  // cache), nothing is sampled (max_tokens must be 0), and the finish
+  // carries the pooled hidden state, not normalized.
+  std::optional<Pooling> pooling;
 };
 
 // A generated token with what logprobs report of it.
@@ -68,6 +77,8 @@ struct FinishEvent {
   Usage usage;
   // The request's stop string that ended the reply, when one did.
   std::optional<std::string> stop_sequence;
+  // An embedding request's pooled hidden state (GenerationRequest::pooling).
+  std::vector<float> embedding;
 };
 
 struct ErrorEvent {

@@ -13,7 +13,7 @@ using json = nlohmann::ordered_json;
 
 engine::FinishEvent finished(engine::FinishReason reason, int64_t prompt = 10, int64_t cached = 4,
                              int64_t completion = 5) {
-  engine::FinishEvent finish{reason, {}, {}};
+  engine::FinishEvent finish{reason, {}, {}, {}};
   finish.usage.prompt_tokens = prompt;
   finish.usage.cached_tokens = cached;
   finish.usage.completion_tokens = completion;

@@ -13,7 +13,7 @@ using json = nlohmann::ordered_json;
 namespace tools = chat::tool_calls;
 
 engine::FinishEvent finished(engine::FinishReason reason) {
-  engine::FinishEvent finish{reason, {}, {}};
+  engine::FinishEvent finish{reason, {}, {}, {}};
   finish.usage.prompt_tokens = 10;
   finish.usage.completion_tokens = 7;
   finish.usage.cached_tokens = 4;
