@@ -45,7 +45,21 @@ struct ServeOptions {
   std::optional<int64_t> cache_ram_mib;  // unset: kDefaultCacheRamMib or less
   int64_t prompt_cache_mib = 4096;
   CacheTypeNames cache_types;
+  bool embeddings = false;
+  std::string pooling;  // empty: the file's pooling_type, else last
+  int64_t max_embedding_inputs = 2048;
 };
+
+// --pooling, else the file's pooling_type (mean, CLS or last), else the
+// last token's, as a decoder embedder (Qwen3-Embedding) pools.
+engine::Pooling embedding_pooling(const ServeOptions& options, const model::ModelConfig& config) {
+  if (options.pooling == "mean") return engine::Pooling::kMean;
+  if (options.pooling == "cls") return engine::Pooling::kCls;
+  if (options.pooling == "last") return engine::Pooling::kLast;
+  if (config.pooling_type == 1) return engine::Pooling::kMean;
+  if (config.pooling_type == 2) return engine::Pooling::kCls;
+  return engine::Pooling::kLast;
+}
 
 // llama-server's default prompt cache, but never more than a quarter of the
 // memory the machine has free at start.
@@ -107,6 +121,10 @@ int serve(ServeOptions options) {
   context.template_renders_tools = loaded->template_renders_tools;
   context.template_reads_developer_role = loaded->template_reads_developer_role;
   context.engine = engine->get();
+  if (options.embeddings) {
+    context.embedding_pooling = embedding_pooling(options, loaded->model->config());
+  }
+  context.max_embedding_inputs = options.max_embedding_inputs;
   context.defaults = options.defaults;
   context.metrics = &metrics;
   context.responses = std::make_unique<server::responses::ResponseStore>(
@@ -201,6 +219,16 @@ void register_serve(CLI::App& app, int& exit_code) {
                    "default 8192, at most a quarter of the free memory)")
       ->check(CLI::Range(int64_t{0}, int64_t{1} << 30));
   add_cache_type_options(*command, options->cache_types);
+  command->add_flag("--embeddings", options->embeddings,
+                    "Serve /v1/embeddings: each input's final hidden states pooled (--pooling, "
+                    "else as the file says, else the last token's) and normalized");
+  command->add_option("--pooling", options->pooling, "mean, last or cls (with --embeddings)")
+      ->check(CLI::IsMember({"mean", "last", "cls"}));
+  command
+      ->add_option("--max-embedding-inputs", options->max_embedding_inputs,
+                   "Inputs one /v1/embeddings request may hold")
+      ->check(CLI::Range(int64_t{1}, int64_t{1} << 20))
+      ->capture_default_str();
   command->add_flag("--swa-full", options->engine.swa_full,
                     "Keep every position of sliding-window layers (Gemma, gpt-oss), not only "
                     "their windows: more memory, and any cached prefix resumes whatever its age");

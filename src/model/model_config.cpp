@@ -319,6 +319,7 @@ Result<ModelConfig> ModelConfig::from_gguf(const gguf::GgufFile& file) {
   if (config.head_dim <= 0) return invalid_format("key_length must be positive");
   config.context_length = optional_count(metadata, "context_length", 2048);
   config.rms_eps = optional_float(metadata, "attention.layer_norm_rms_epsilon", 1e-5f);
+  config.pooling_type = optional_count(metadata, "pooling_type", -1);
   INGOT_RETURN_IF_ERROR(read_rope(metadata, config));
   if (config.traits.hybrid) {
     INGOT_RETURN_IF_ERROR(read_hybrid_layers(metadata, config));

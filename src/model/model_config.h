@@ -103,6 +103,9 @@ struct ModelConfig {
   // source's.
   std::vector<int32_t> kv_source;
   float attention_scale = 0.0f;  // 0: 1 / sqrt(head size)
+  // How an embedding model pools its hidden states (<arch>.pooling_type,
+  // llama.cpp's numbering: 0 none, 1 mean, 2 CLS, 3 last, 4 rank); -1: unset.
+  int64_t pooling_type = -1;
 
   bool is_sliding(int64_t layer) const {
     return !gemma.sliding.empty() && gemma.sliding[size_t(layer)];

@@ -62,6 +62,12 @@ void Metrics::count_slow_client_dropped() {
   ++slow_clients_dropped_;
 }
 
+void Metrics::count_embeddings(int64_t inputs) {
+  std::lock_guard lock(mutex_);
+  ++embedding_requests_;
+  embedding_inputs_ += static_cast<uint64_t>(inputs);
+}
+
 std::string Metrics::render(const engine::EngineStats& engine) const {
   std::lock_guard lock(mutex_);
   std::string out;
@@ -83,6 +89,9 @@ std::string Metrics::render(const engine::EngineStats& engine) const {
   counter("ingot_slow_clients_dropped_total",
           "Clients dropped for reading none of their response for --slow-client-timeout.",
           slow_clients_dropped_);
+  counter("ingot_embedding_requests_total", "/v1/embeddings requests answered.",
+          embedding_requests_);
+  counter("ingot_embedding_inputs_total", "Inputs embedded by /v1/embeddings.", embedding_inputs_);
   counter("ingot_prefix_cache_hits_total", "Requests that reused cached prompt tokens.",
           static_cast<uint64_t>(engine.prefix_cache_hits));
   counter("ingot_prefix_cache_tokens_total", "Prompt tokens reused from the cache.",

@@ -36,6 +36,8 @@ class Metrics {
   void observe_time_per_token(double seconds);
   void count_cancelled();
   void count_slow_client_dropped();
+  // One /v1/embeddings request of `inputs` inputs.
+  void count_embeddings(int64_t inputs);
 
   std::string render(const engine::EngineStats& engine) const;
 
@@ -46,6 +48,8 @@ class Metrics {
   uint64_t completion_tokens_ = 0;
   uint64_t cancelled_ = 0;
   uint64_t slow_clients_dropped_ = 0;
+  uint64_t embedding_requests_ = 0;
+  uint64_t embedding_inputs_ = 0;
   Histogram time_to_first_token_;
   Histogram time_per_token_;
 };

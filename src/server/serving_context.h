@@ -52,6 +52,10 @@ struct ServingContext {
   // reasoning_content and content.
   std::optional<engine::ReasoningTags> reasoning_tags;
   engine::Engine* engine = nullptr;
+  // Set when /v1/embeddings is served (serve --embeddings): how each
+  // input's hidden states are pooled, and how many inputs a request may hold.
+  std::optional<engine::Pooling> embedding_pooling;
+  int64_t max_embedding_inputs = 2048;
   ServingDefaults defaults;
   std::chrono::milliseconds shutdown_grace{10'000};
   Metrics* metrics = nullptr;

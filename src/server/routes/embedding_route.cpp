@@ -1,0 +1,132 @@
+// POST /v1/embeddings (and /embeddings): each input pooled by the engine,
+// the inputs of one request submitted together so that they share forward
+// passes, at most a window of them at a time so that a long list never
+// fills the engine's queue.
+
+#include <deque>
+#include <memory>
+
+#include "server/openai/chat_response.h"
+#include "server/openai/embedding_request.h"
+#include "server/openai/embedding_response.h"
+#include "server/openai/json_body.h"
+#include "server/routes/generation_submission.h"
+#include "server/routes/prompt_building.h"
+#include "server/routes/routes.h"
+
+namespace ingot::server {
+namespace {
+
+// Inputs submitted ahead of the one being collected.
+constexpr size_t kInputsInFlight = 16;
+
+// Each input's tokens; an input the context cannot hold is refused naming
+// its index, or cut when the request asks (`truncate`).
+std::variant<std::vector<std::vector<int32_t>>, ApiError> tokenize_inputs(
+    const EmbeddingRequest& request, const ServingContext& context) {
+  const int64_t context_size = context.engine->context_size();
+  std::vector<std::vector<int32_t>> inputs;
+  for (size_t i = 0; i < request.inputs.size(); ++i) {
+    const EmbeddingInput& input = request.inputs[i];
+    std::vector<int32_t> tokens =
+        input.ids.empty() ? tokenize_prompt(input.text, context) : input.ids;
+    for (int32_t id : tokens) {
+      if (!context.tokenizer->vocab().contains(id)) {
+        return invalid_request("'input[" + std::to_string(i) + "]' holds token id " +
+                                   std::to_string(id) + ", outside the vocabulary.",
+                               "input");
+      }
+    }
+    if (int64_t(tokens.size()) > context_size) {
+      if (!request.truncate) {
+        return invalid_request("'input[" + std::to_string(i) + "]' has " +
+                                   std::to_string(tokens.size()) +
+                                   " tokens, more than the context of " +
+                                   std::to_string(context_size) + " (truncate: true cuts it).",
+                               "input", "context_length_exceeded");
+      }
+      tokens.resize(size_t(context_size));
+    }
+    inputs.push_back(std::move(tokens));
+  }
+  return inputs;
+}
+
+engine::GenerationRequest embedding_generation(std::vector<int32_t> tokens,
+                                               engine::Pooling pooling) {
+  engine::GenerationRequest generation;
+  generation.prompt = std::move(tokens);
+  generation.max_tokens = 0;
+  generation.pooling = pooling;
+  return generation;
+}
+
+asio::awaitable<void> serve_embeddings(HttpExchange& exchange, ServingContext& context) {
+  if (!context.embedding_pooling) {
+    co_await exchange.respond_error(
+        invalid_request("This server does not serve embeddings: start it with --embeddings.",
+                        "model", "embeddings_not_enabled"));
+    co_return;
+  }
+  auto body = parse_json_body(exchange.request().body());
+  if (auto* error = std::get_if<ApiError>(&body)) {
+    co_await exchange.respond_error(std::move(*error));
+    co_return;
+  }
+  RequestLimits limits{context.model_ids(), context.defaults.max_tokens_cap};
+  EmbeddingRequestOrError parsed =
+      parse_embedding_request(std::get<ordered_json>(body), limits, context.max_embedding_inputs);
+  if (auto* error = std::get_if<ApiError>(&parsed)) {
+    co_await exchange.respond_error(std::move(*error));
+    co_return;
+  }
+  const EmbeddingRequest& request = std::get<EmbeddingRequest>(parsed);
+  AdmissionOrder::Ticket ticket = context.admission.take();
+  auto tokenized = co_await off_io_thread(
+      context, exchange, [&request, &context] { return tokenize_inputs(request, context); });
+  if (auto* error = std::get_if<ApiError>(&tokenized)) {
+    co_await exchange.respond_error(std::move(*error));
+    co_return;
+  }
+  auto& inputs = std::get<std::vector<std::vector<int32_t>>>(tokenized);
+  co_await ticket.wait_turn();
+  std::vector<std::vector<float>> embeddings;
+  std::deque<std::unique_ptr<EngineEvents>> in_flight;
+  size_t next = 0;
+  int64_t prompt_tokens = 0;
+  while (embeddings.size() < inputs.size()) {
+    while (next < inputs.size() && in_flight.size() < kInputsInFlight) {
+      auto events = co_await submit_generation(
+          exchange, context,
+          embedding_generation(std::move(inputs[next]), *context.embedding_pooling),
+          std::move(ticket));
+      if (!events) co_return;  // refused, and answered
+      in_flight.push_back(std::move(events));
+      ++next;
+    }
+    std::optional<engine::CollectedReply> reply =
+        co_await collect_whole_reply(exchange, context, *in_flight.front());
+    if (!reply) co_return;  // the client left, or the reply was answered
+    in_flight.pop_front();
+    prompt_tokens += reply->finish->usage.prompt_tokens;
+    embeddings.push_back(
+        finished_embedding(std::move(reply->finish->embedding), request.dimensions));
+  }
+  if (context.metrics) context.metrics->count_embeddings(int64_t(inputs.size()));
+  co_await exchange.respond(
+      http::status::ok,
+      dump(embedding_list(context.model_id, embeddings, request.base64, prompt_tokens)),
+      "application/json");
+}
+
+}  // namespace
+
+void add_embedding_routes(Router& router, ServingContext& context) {
+  for (const char* path : {"/v1/embeddings", "/embeddings"}) {
+    router.add({http::verb::post, path,
+                [&context](HttpExchange& exchange) { return serve_embeddings(exchange, context); },
+                /*requires_auth=*/true, /*json_body=*/true});
+  }
+}
+
+}  // namespace ingot::server
