@@ -27,16 +27,17 @@ void swiglu(const float* gate, const float* up, float* out, int64_t n) {
 
 }  // namespace scalar
 
-// SiLU and SwiGLU run over the whole feed-forward width of every token, one
-// exp each: enough to show in a profile, so they have a vector path. GELU
-// (Gemma) and the clamped SwiGLU (gpt-oss's experts, which run on a few
-// hundred of a token's features each) stay scalar for now.
+// SiLU, SwiGLU and GELU run over the whole feed-forward width of every
+// token, one exp (or tanh) each: enough to show in a profile, so they have a
+// vector path. The clamped SwiGLU (gpt-oss's experts, a few hundred of a
+// token's features each) stays scalar for now.
 void silu(const float* x, float* y, int64_t n) {
   if (active_isa() == Isa::kAvx512) return avx512::silu(x, y, n);
   scalar::silu(x, y, n);
 }
 
 void gelu(const float* x, float* y, int64_t n) {
+  if (active_isa() == Isa::kAvx512) return avx512::gelu(x, y, n);
   scalar::gelu(x, y, n);
 }
 

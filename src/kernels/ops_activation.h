@@ -26,6 +26,7 @@ void swiglu(const float* gate, const float* up, float* out, int64_t n);
 
 namespace avx512 {
 void silu(const float* x, float* y, int64_t n);
+void gelu(const float* x, float* y, int64_t n);
 void swiglu(const float* gate, const float* up, float* out, int64_t n);
 }  // namespace avx512
 

@@ -18,6 +18,15 @@ void silu(const float* x, float* y, int64_t n) {
   }
 }
 
+void gelu(const float* x, float* y, int64_t n) {
+  int64_t i = 0;
+  for (; i + 16 <= n; i += 16) _mm512_storeu_ps(y + i, gelu_ps(_mm512_loadu_ps(x + i)));
+  if (i < n) {
+    const __mmask16 m = tail_mask(n - i);
+    _mm512_mask_storeu_ps(y + i, m, gelu_ps(_mm512_maskz_loadu_ps(m, x + i)));
+  }
+}
+
 void swiglu(const float* gate, const float* up, float* out, int64_t n) {
   int64_t i = 0;
   for (; i + 16 <= n; i += 16) {

@@ -59,6 +59,9 @@ TEST(Activations, Avx512MatchesScalar) {
     scalar::swiglu(gate.data(), up.data(), expected.data(), n);
     avx512::swiglu(gate.data(), up.data(), actual.data(), n);
     expect_close(actual, expected, 1e-6f);
+    scalar::gelu(gate.data(), expected.data(), n);
+    avx512::gelu(gate.data(), actual.data(), n);
+    expect_close(actual, expected, 2e-6f);
   }
 }
 
