@@ -44,7 +44,7 @@ after(async () => {
   if (dir) rmSync(dir, { recursive: true, force: true });
 });
 
-for (const shape of ['tiny-qwen35moe', 'tiny-qwen3moe', 'tiny-phi3']) test(`a ${shape} model answers whole and streamed, the same text`, { skip }, async () => {
+for (const shape of ['tiny-qwen35moe', 'tiny-qwen3moe', 'tiny-phi3', 'tiny-gemma2']) test(`a ${shape} model answers whole and streamed, the same text`, { skip }, async () => {
   const moe = await startServer(synthesize(shape), ['--parallel', '2', '--alias', 'moe']);
   try {
     const sdk = new OpenAI({ baseURL: moe.baseURL, apiKey: 'unused', maxRetries: 0 });

@@ -164,7 +164,10 @@ const auto kSynthesizedModels = ::testing::Values(
     "tiny-qwen35moe-q8_0", "tiny-qwen35moe-q4_k_m", "tiny-gemma2-f16", "tiny-gemma2-q8_0",
     "tiny-gemma2-q4_k_m", "tiny-gemma3-f16", "tiny-gemma3-q8_0", "tiny-gemma3-q4_k_m",
     "tiny-gemma4-f16", "tiny-gemma4-q8_0", "tiny-gemma4-q4_k_m", "tiny-gemma4moe-f16",
-    "tiny-gpt-oss-f16", "tiny-gpt-oss-q8_0", "tiny-gpt-oss-q4_k_m", "tiny-gpt-oss-mxfp4");
+    "tiny-gpt-oss-f16", "tiny-gpt-oss-q8_0", "tiny-gpt-oss-q4_k_m", "tiny-gpt-oss-mxfp4",
+    "tiny-gemma2-q4_0", "tiny-gemma2-iq4_xs", "tiny-gemma3-q4_0", "tiny-gemma3-iq4_xs",
+    "tiny-gpt-oss-q4_0", "tiny-gpt-oss-iq4_xs", "tiny-phi3-q4_0", "tiny-qwen3moe-q4_0",
+    "tiny-qwen3moe-iq4_xs");
 #endif
 
 INSTANTIATE_TEST_SUITE_P(SynthesizedModels, SyntheticGoldenParity, kSynthesizedModels,
