@@ -14,16 +14,24 @@
 
 namespace ingot::testing {
 
-// `nextn` chooses the prediction block's weights (ingot-synth --nextn).
+// `nextn` chooses the prediction block's weights (ingot-synth --nextn); a
+// shape named "SHAPE-sN" is SHAPE written with seed N.
 inline std::string synthetic_model(const std::string& shape, const std::string& type = "q8_0",
                                    const std::string& nextn = "random") {
   const std::string variant = nextn == "random" ? "" : "-nextn-" + nextn;
   const std::filesystem::path out = temp_dir() / (shape + "-" + type + variant + ".gguf");
+  std::string base = shape, seed = "0";
+  if (const size_t at = shape.rfind("-s");
+      at != std::string::npos && at + 2 < shape.size() &&
+      shape.find_first_not_of("0123456789", at + 2) == std::string::npos) {
+    base = shape.substr(0, at);
+    seed = shape.substr(at + 2);
+  }
   if (!std::filesystem::exists(out)) {
-    const std::string command = (build_dir() / "ingot-synth").string() + " --shape " + shape +
-                                " --type " + type + " --nextn " + nextn + " --vocab-from " +
-                                shared_path("models/tiny-qwen3-f16.gguf").string() + " --out " +
-                                out.string();
+    const std::string command =
+        (build_dir() / "ingot-synth").string() + " --shape " + base + " --type " + type +
+        " --seed " + seed + " --nextn " + nextn + " --vocab-from " +
+        shared_path("models/tiny-qwen3-f16.gguf").string() + " --out " + out.string();
     EXPECT_EQ(std::system(command.c_str()), 0) << command;
   }
   return out.string();
