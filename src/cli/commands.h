@@ -14,6 +14,7 @@ void register_version(CLI::App& app, int& exit_code);
 void register_doctor(CLI::App& app, int& exit_code);
 void register_tokenize(CLI::App& app, int& exit_code);
 void register_run(CLI::App& app, int& exit_code);
+void register_embed(CLI::App& app, int& exit_code);
 void register_bench(CLI::App& app, int& exit_code);
 void register_template(CLI::App& app, int& exit_code);
 void register_serve(CLI::App& app, int& exit_code);

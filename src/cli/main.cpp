@@ -34,6 +34,7 @@ int main(int argc, char** argv) {
            &ingot::cli::register_doctor,
            &ingot::cli::register_tokenize,
            &ingot::cli::register_run,
+           &ingot::cli::register_embed,
            &ingot::cli::register_bench,
            &ingot::cli::register_template,
            &ingot::cli::register_serve,

@@ -11,6 +11,7 @@
 
 #include "cli/cache_type_options.h"
 #include "cli/commands.h"
+#include "cli/embedding_pooling.h"
 #include "cli/loaded_model.h"
 #include "engine/engine.h"
 #include "kernels/dispatch.h"
@@ -49,17 +50,6 @@ struct ServeOptions {
   std::string pooling;  // empty: the file's pooling_type, else last
   int64_t max_embedding_inputs = 2048;
 };
-
-// --pooling, else the file's pooling_type (mean, CLS or last), else the
-// last token's, as a decoder embedder (Qwen3-Embedding) pools.
-engine::Pooling embedding_pooling(const ServeOptions& options, const model::ModelConfig& config) {
-  if (options.pooling == "mean") return engine::Pooling::kMean;
-  if (options.pooling == "cls") return engine::Pooling::kCls;
-  if (options.pooling == "last") return engine::Pooling::kLast;
-  if (config.pooling_type == 1) return engine::Pooling::kMean;
-  if (config.pooling_type == 2) return engine::Pooling::kCls;
-  return engine::Pooling::kLast;
-}
 
 // llama-server's default prompt cache, but never more than a quarter of the
 // memory the machine has free at start.
@@ -122,7 +112,7 @@ int serve(ServeOptions options) {
   context.template_reads_developer_role = loaded->template_reads_developer_role;
   context.engine = engine->get();
   if (options.embeddings) {
-    context.embedding_pooling = embedding_pooling(options, loaded->model->config());
+    context.embedding_pooling = embedding_pooling(options.pooling, loaded->model->config());
   }
   context.max_embedding_inputs = options.max_embedding_inputs;
   context.defaults = options.defaults;
