@@ -8,16 +8,15 @@
 #include <vector>
 
 #include "engine/reasoning_splitter.h"
+#include "model/pooling.h"
 #include "sampling/params.h"
 #include "sampling/sampler.h"
 #include "util/status.h"
 
 namespace ingot::engine {
 
-// How an embedding request pools the prompt's final hidden states (each
-// normed by the model's output norm): their mean, the last token's, or the
-// first's (CLS).
-enum class Pooling { kMean, kLast, kCls };
+// How an embedding request pools the prompt's final hidden states.
+using Pooling = model::Pooling;
 
 struct GenerationRequest {
   std::vector<int32_t> prompt;  // rendered and tokenized by the caller

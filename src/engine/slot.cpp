@@ -45,8 +45,10 @@ void Slot::start(std::shared_ptr<RequestState> state, GenerationRequest request,
   if (request.reasoning) splitter_.emplace(*request.reasoning, request.prompt_opens_reasoning);
   reasoning_budget_ = request.reasoning_budget;
   reasoning_tokens_ = 0;
-  pooling_ = request.pooling;
-  pooled_.clear();
+  pooled_.reset();
+  if (request.pooling) {
+    pooled_.emplace(*request.pooling, int64_t(prompt_.size()));
+  }
   forced_.clear();
   next_forced_ = 0;
   unsent_tokens_.clear();
@@ -106,23 +108,7 @@ void Slot::score_prompt_row(const float* logits, int64_t n_vocab) {
 }
 
 void Slot::pool_hidden(const float* rows, int64_t n, int64_t n_embd, int64_t first) {
-  if (!pooling_ || n <= 0) return;
-  if (pooled_.empty()) pooled_.assign(size_t(n_embd), 0.0f);
-  const auto last = static_cast<int64_t>(prompt_.size()) - 1;
-  for (int64_t i = 0; i < n; ++i) {
-    const int64_t position = first + i;
-    const float* row = rows + i * n_embd;
-    if (*pooling_ == Pooling::kMean) {
-      for (int64_t d = 0; d < n_embd; ++d) pooled_[size_t(d)] += row[d];
-    } else if ((*pooling_ == Pooling::kLast && position == last) ||
-               (*pooling_ == Pooling::kCls && position == 0)) {
-      std::copy_n(row, n_embd, pooled_.begin());
-    }
-  }
-  if (*pooling_ == Pooling::kMean && first + n == last + 1) {
-    const float scale = 1.0f / static_cast<float>(prompt_.size());
-    for (float& value : pooled_) value *= scale;
-  }
+  if (pooled_) pooled_->add(rows, n, n_embd, first);
 }
 
 void Slot::prompt_done() {
@@ -240,7 +226,7 @@ void Slot::finish(FinishReason reason) {
   usage_.total_ms = ms_since(submitted_);
   FinishEvent finished{reason, usage_, {}, {}};
   if (reason == FinishReason::kStop) finished.stop_sequence = stop_->matched();
-  if (pooling_ && reason != FinishReason::kCancelled) finished.embedding = std::move(pooled_);
+  if (pooled_ && reason != FinishReason::kCancelled) finished.embedding = pooled_->take();
   request_->events.push(std::move(finished));
   release();
 }

@@ -46,7 +46,7 @@ class Slot {
   // Whether a token is drawn once the prompt is in (max_tokens 0: no).
   bool samples_after_prompt() const { return max_tokens_ != 0; }
   // An embedding request: every prompt token's hidden state is pooled.
-  bool embeds() const { return busy() && pooling_.has_value(); }
+  bool embeds() const { return busy() && pooled_.has_value(); }
   // Folds the hidden states (n rows of n_embd) of the prompt tokens just
   // committed, from position `first` on, into the pooled embedding.
   void pool_hidden(const float* rows, int64_t n, int64_t n_embd, int64_t first);
@@ -133,8 +133,7 @@ class Slot {
   std::vector<GeneratedToken> unsent_tokens_;
   std::vector<float> scratch_logits_;
   int32_t prompt_logprobs_ = -1;
-  std::optional<Pooling> pooling_;
-  std::vector<float> pooled_;
+  std::optional<model::PooledEmbedding> pooled_;
   std::vector<GeneratedToken> prompt_scores_;
   sampling::Candidates score_scratch_;
   // draw()'s token, or the grammar mask's failure, for take_drawn.

@@ -1,0 +1,30 @@
+#pragma once
+// An embedding's pooling: the final hidden states of a sequence's tokens
+// (each normed by the model's output norm, as llama.cpp's embeddings are)
+// folded into one vector, chunk by chunk as the prompt runs: their mean,
+// the last token's, or the first's (CLS). Not normalized.
+
+#include <cstdint>
+#include <vector>
+
+namespace ingot::model {
+
+enum class Pooling { kMean, kLast, kCls };
+
+class PooledEmbedding {
+ public:
+  // For a sequence of `length` tokens.
+  PooledEmbedding(Pooling pooling, int64_t length) : pooling_(pooling), length_(length) {}
+
+  // The hidden states of positions [first, first + n), n rows of n_embd.
+  void add(const float* rows, int64_t n, int64_t n_embd, int64_t first);
+  // The pooled vector, once every position was added.
+  std::vector<float> take();
+
+ private:
+  Pooling pooling_;
+  int64_t length_;
+  std::vector<float> sum_;
+};
+
+}  // namespace ingot::model
