@@ -111,7 +111,11 @@ int serve(ServeOptions options) {
   context.template_renders_tools = loaded->template_renders_tools;
   context.template_reads_developer_role = loaded->template_reads_developer_role;
   context.engine = engine->get();
-  if (options.embeddings) {
+  // A file that names its pooling (Qwen3-Embedding, BERT embedders) is an
+  // embedding model: served for /v1/embeddings alone.
+  const int64_t pooling_type = loaded->model->config().pooling_type;
+  context.embedding_only = pooling_type >= 1 && pooling_type <= 3;
+  if (options.embeddings || context.embedding_only) {
     context.embedding_pooling = embedding_pooling(options.pooling, loaded->model->config());
   }
   context.max_embedding_inputs = options.max_embedding_inputs;

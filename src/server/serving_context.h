@@ -56,6 +56,9 @@ struct ServingContext {
   // input's hidden states are pooled, and how many inputs a request may hold.
   std::optional<engine::Pooling> embedding_pooling;
   int64_t max_embedding_inputs = 2048;
+  // The file is an embedding model (it names its pooling): the generation
+  // routes refuse it, saying what it is for.
+  bool embedding_only = false;
   ServingDefaults defaults;
   std::chrono::milliseconds shutdown_grace{10'000};
   Metrics* metrics = nullptr;

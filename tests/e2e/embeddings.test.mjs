@@ -119,3 +119,29 @@ test('a server started without --embeddings refuses them with a 400 that says so
     assert.equal(await chat.stop(), 0);
   }
 });
+
+test('an embedding model serves embeddings unasked and refuses chat, saying what it is for', { skip }, async () => {
+  const embedder = path.join(dir, 'tiny-qwen3-embedding.gguf');
+  execFileSync(path.join(path.dirname(ingotBinary), 'ingot-synth'), [
+    '--shape', 'tiny-qwen3-embedding', '--type', 'f16', '--vocab-from', sharedModel('tiny-qwen3-f16.gguf'),
+    '--out', embedder,
+  ]);
+  const served = await startServer(embedder, ['--parallel', '1']);
+  try {
+    const sdk = new OpenAI({ baseURL: served.baseURL, apiKey: 'unused', maxRetries: 0 });
+    const reply = await sdk.embeddings.create({ model: 'tiny-qwen3-embedding', input: 'hi' });
+    assert.equal(reply.data[0].embedding.length, 256);
+    for (const ask of [
+      () => sdk.chat.completions.create({ model: 'tiny-qwen3-embedding', messages: [{ role: 'user', content: 'hi' }] }),
+      () => sdk.completions.create({ model: 'tiny-qwen3-embedding', prompt: 'hi' }),
+    ]) {
+      await assert.rejects(ask(), (error) => {
+        assert.ok(error instanceof OpenAI.BadRequestError);
+        assert.match(error.message, /embedding model/);
+        return true;
+      });
+    }
+  } finally {
+    assert.equal(await served.stop(), 0);
+  }
+});

@@ -127,6 +127,9 @@ void write_hyperparameters(const Shape& s, gguf::GgufWriter& w) {
   if (s.architecture == "gpt-oss") {
     w.set_u32(key("attention.sliding_window"), static_cast<uint32_t>(s.gemma.sliding_window));
   }
+  if (s.pooling_type > 0) {
+    w.set_u32(key("pooling_type"), static_cast<uint32_t>(s.pooling_type));
+  }
   if (s.yarn_factor > 0) {
     w.set_string(key("rope.scaling.type"), "yarn");
     w.set_f32(key("rope.scaling.factor"), s.yarn_factor);

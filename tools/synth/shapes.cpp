@@ -26,6 +26,12 @@ constexpr Shape kShapes[] = {
     {"qwen3-30b-a3b-12l", "qwen3moe", 2048, 12, 32,  4,  128,     6144, false, true,   false, 1e6,   40960,  1e-6f,
      0, {}, 0, {}, {128, 8, 768, 0}},
     {"qwen2.5-0.5b",  "qwen2",  896,   24,   14,   2,  64,      4864, true,  false,  true, 1e6,    32768,  1e-6f},
+    // Qwen3-Embedding: qwen3's layers, pooled by the last token (the file
+    // says so); in small, and Qwen3-Embedding-0.6B's shape.
+    {"tiny-qwen3-embedding", "qwen3", 256, 2,    4,    2,  64,      768,  false, true,   true, 1e6,    8192,   1e-6f,
+     0, {}, 0, {}, {}, {}, 0, 0, 0, 0, 3},
+    {"qwen3-embedding-0.6b", "qwen3", 1024, 28,  16,   8,  128,     3072, false, true,   true, 1e6,    32768,  1e-6f,
+     0, {}, 0, {}, {}, {}, 0, 0, 0, 0, 3},
     {"qwen3-0.6b",    "qwen3",  1024,  28,   16,   8,  128,     3072, false, true,   true, 1e6,    40960,  1e-6f},
     {"llama3.2-1b",   "llama",  2048,  16,   32,   8,  64,      8192, false, false,  true, 5e5,    131072, 1e-5f},
     // Qwen3.5's hybrid layout in small: three linear-attention layers, then

@@ -90,6 +90,9 @@ struct Shape {
   // the extension (rope.scaling.*); 0: none.
   float yarn_factor = 0;
   int64_t yarn_original_context = 0;
+  // An embedding model's pooling (<arch>.pooling_type, llama.cpp's
+  // numbering: 1 mean, 2 CLS, 3 last); 0: not written (a chat model).
+  int64_t pooling_type = 0;
 
   int64_t head_dim_of(int64_t layer) const {
     return gemma.global_every > 0 && gemma.is_sliding(layer) ? gemma.sliding_head_dim : head_dim;

@@ -42,6 +42,10 @@ void announce_relaxed(HttpExchange& exchange, const std::vector<std::string>& re
 }
 
 asio::awaitable<void> serve_chat(HttpExchange& exchange, ServingContext& context) {
+  if (auto refusal = refusal_for_embedding_model(context)) {
+    co_await exchange.respond_error(std::move(*refusal));
+    co_return;
+  }
   auto body = parse_json_body(exchange.request().body());
   if (auto* error = std::get_if<ApiError>(&body)) {
     co_await exchange.respond_error(std::move(*error));

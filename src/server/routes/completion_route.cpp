@@ -23,6 +23,10 @@ std::optional<ApiError> check_token_ids(const std::vector<int32_t>& ids,
 }
 
 asio::awaitable<void> serve_completion(HttpExchange& exchange, ServingContext& context) {
+  if (auto refusal = refusal_for_embedding_model(context)) {
+    co_await exchange.respond_error(std::move(*refusal));
+    co_return;
+  }
   auto body = parse_json_body(exchange.request().body());
   if (auto* error = std::get_if<ApiError>(&body)) {
     co_await exchange.respond_error(std::move(*error));

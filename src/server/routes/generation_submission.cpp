@@ -124,6 +124,14 @@ void record_cancelled(HttpExchange& exchange, ServingContext& context) {
   if (context.metrics) context.metrics->count_cancelled();
 }
 
+std::optional<ApiError> refusal_for_embedding_model(const ServingContext& context) {
+  if (!context.embedding_only) return std::nullopt;
+  return invalid_request("The model '" + context.model_id +
+                             "' is an embedding model: it answers POST /v1/embeddings, not "
+                             "generation requests.",
+                         "model", "model_not_generative");
+}
+
 ApiError generation_failed(const Error& error) {
   ApiError api = api_error_from(error);
   if (api.status == 500 || error.kind() == ErrorKind::kCancelled) {

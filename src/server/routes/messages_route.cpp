@@ -135,6 +135,10 @@ asio::awaitable<std::optional<ChatRequest>> read_request(HttpExchange& exchange,
 }
 
 asio::awaitable<void> serve_messages(HttpExchange& exchange, ServingContext& context) {
+  if (auto refusal = refusal_for_embedding_model(context)) {
+    co_await exchange.respond_error(std::move(*refusal));
+    co_return;
+  }
   std::optional<ChatRequest> request =
       co_await read_request(exchange, context, anthropic::MessagesCall::kCreate);
   if (!request) co_return;

@@ -169,6 +169,10 @@ asio::awaitable<std::optional<ResponsesRequest>> read_request(HttpExchange& exch
 }
 
 asio::awaitable<void> serve_create(HttpExchange& exchange, ServingContext& context) {
+  if (auto refusal = refusal_for_embedding_model(context)) {
+    co_await exchange.respond_error(std::move(*refusal));
+    co_return;
+  }
   std::optional<ResponsesRequest> request = co_await read_request(exchange, context);
   if (!request) co_return;
   const ChatRequest& chat = request->chat;
