@@ -135,8 +135,8 @@ void plan_windows(const gguf::GgufFile& file, model::KvCache::Types types, Plan&
   for (int64_t layer = 0; layer < c.n_layers; ++layer) {
     if (c.is_sliding(layer) && c.kv_source[size_t(layer)] == layer) ++plan.sliding_layers;
   }
-  if (plan.sliding_layers == 0 || c.gemma.window <= 0) return;
-  plan.window = uint64_t(c.gemma.window);
+  if (plan.sliding_layers == 0 || c.swa.window <= 0) return;
+  plan.window = uint64_t(c.swa.window);
   if (plan.swa_full) return;
   constexpr int64_t kServeBatch = 512;
   const model::KvCache::WindowPlan window =

@@ -36,7 +36,7 @@ ForwardPass::ForwardPass(const ModelConfig& config, const ModelWeights& weights)
     : config_(config),
       weights_(weights),
       rope_(config.rope),
-      sliding_rope_(config.gemma.sliding_rope),
+      sliding_rope_(config.swa.rope),
       linear_attention_(config),
       experts_(config),
       per_layer_(config, weights) {
@@ -69,13 +69,13 @@ ForwardPass::AttentionShape ForwardPass::attention_shape(int64_t layer) const {
 ForwardPass::AttentionShape ForwardPass::kind_shape(bool sliding) const {
   const ModelConfig& c = config_;
   AttentionShape s;
-  s.head_dim = sliding ? c.gemma.sliding_head_dim : c.head_dim;
+  s.head_dim = sliding ? c.swa.head_dim : c.head_dim;
   s.q_dim = c.n_heads * s.head_dim;
-  s.kv_heads = sliding ? c.gemma.sliding_kv_heads : c.n_kv_heads;
+  s.kv_heads = sliding ? c.swa.kv_heads : c.n_kv_heads;
   s.kv_dim = s.kv_heads * s.head_dim;
   s.kv_layer = 0;
   s.own_kv = true;
-  s.window = sliding ? c.gemma.window : 0;
+  s.window = sliding ? c.swa.window : 0;
   s.rope = sliding ? &sliding_rope_ : &rope_;
   s.cos = sliding ? sliding_cos_.data() : rope_cos_.data();
   s.sin = sliding ? sliding_sin_.data() : rope_sin_.data();
@@ -108,7 +108,14 @@ Result<Logits> ForwardPass::run(const Batch& batch, KvCache& cache, ThreadPool& 
   }
   advance_recurrent_states(batch, cache);
   if (cache.trims_windows()) {
-    for (const BatchEntry& e : batch.entries()) cache.slide_window(e.sequence);
+    // Once per run of one sequence's entries (the engine keeps a
+    // sequence's entries together); sliding again would change nothing.
+    const std::vector<BatchEntry>& entries = batch.entries();
+    for (size_t t = 0; t < entries.size(); ++t) {
+      if (t + 1 == entries.size() || entries[t + 1].sequence != entries[t].sequence) {
+        cache.slide_window(entries[t].sequence);
+      }
+    }
   }
   return output(batch, weights_.output_norm, weights_.output, pool);
 }
@@ -201,8 +208,8 @@ void ForwardPass::resize_buffers(int64_t n_tokens, int64_t n_logits) {
   grow(rope_cos_, n_tokens * c.rope.n_rot / 2);
   grow(rope_sin_, n_tokens * c.rope.n_rot / 2);
   if (has_sliding_layers()) {
-    grow(sliding_cos_, n_tokens * c.gemma.sliding_rope.n_rot / 2);
-    grow(sliding_sin_, n_tokens * c.gemma.sliding_rope.n_rot / 2);
+    grow(sliding_cos_, n_tokens * c.swa.rope.n_rot / 2);
+    grow(sliding_sin_, n_tokens * c.swa.rope.n_rot / 2);
   }
   grow(final_, n_logits * c.n_embd);
   grow(hidden_, n_tokens * c.n_embd);
@@ -229,7 +236,7 @@ void ForwardPass::compute_rope_angles(const Batch& batch) {
                  rope_sin_.data() + t * n_pairs);
   }
   if (!has_sliding_layers()) return;
-  const int64_t sliding_pairs = config_.gemma.sliding_rope.n_rot / 2;
+  const int64_t sliding_pairs = config_.swa.rope.n_rot / 2;
   for (size_t t = 0; t < entries.size(); ++t) {
     sliding_rope_.angles(entries[t].position, sliding_cos_.data() + t * sliding_pairs,
                          sliding_sin_.data() + t * sliding_pairs);

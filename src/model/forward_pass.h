@@ -82,7 +82,7 @@ class ForwardPass {
   void prepare_checkpoints(const Batch& batch, KvCache& cache);
   // Whether rows that want no logits leave after `layer` (the last).
   bool drops_rows_after(int64_t layer, const Batch& batch) const;
-  bool has_sliding_layers() const { return !config_.gemma.sliding.empty(); }
+  bool has_sliding_layers() const { return !config_.swa.layers.empty(); }
   void attention_block(const LayerWeights& w, const AttentionShape& s, bool drops_rows,
                        const Batch& batch, KvCache& cache, ThreadPool& pool);
   void linear_attention_block(int64_t layer, const Batch& batch, KvCache& cache, ThreadPool& pool);
@@ -116,7 +116,7 @@ class ForwardPass {
   const ModelConfig& config_;
   const ModelWeights& weights_;
   kernels::Rope rope_;
-  kernels::Rope sliding_rope_;  // Gemma 4's sliding-window layers
+  kernels::Rope sliding_rope_;  // the sliding-window layers'
   int64_t max_q_dim_ = 0;
   int64_t max_kv_dim_ = 0;
   int64_t uniform_head_dim_ = 0;  // every attention layer's; -1: they differ

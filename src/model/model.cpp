@@ -45,7 +45,7 @@ std::vector<KvCache::LayerShape> kv_cache_layers(const ModelConfig& config) {
   for (int64_t layer = 0; layer < config.n_layers; ++layer) {
     if (!config.is_recurrent(layer) && config.kv_source[size_t(layer)] == layer) {
       layers.push_back({config.n_kv_heads_of(layer), config.head_dim_of(layer),
-                        config.is_sliding(layer) && config.gemma.window > 0});
+                        config.is_sliding(layer) && config.swa.window > 0});
     }
   }
   return layers;
@@ -90,9 +90,9 @@ KvCache::WindowPlan Model::window_plan(int64_t sequences, int64_t step_tokens) c
 
 KvCache::WindowPlan kv_window_plan(const ModelConfig& config, int64_t sequences,
                                    int64_t step_tokens) {
-  const int64_t window = config.gemma.window;
-  const bool sliding = std::any_of(config.gemma.sliding.begin(), config.gemma.sliding.end(),
-                                   [](bool s) { return s; });
+  const int64_t window = config.swa.window;
+  const bool sliding =
+      std::any_of(config.swa.layers.begin(), config.swa.layers.end(), [](bool s) { return s; });
   if (window <= 0 || !sliding) return {};
   const int64_t block = KvCache::kDefaultBlockSize;
   const int64_t per_sequence = (window + block - 1) / block + 2;

@@ -144,13 +144,13 @@ Status read_experts(const gguf::Metadata& metadata, ModelConfig& config) {
 // in Gemma 3 unless the file says; Gemma 2's window is 4096 unless the file
 // says, and a Gemma 3 without one has no sliding layers).
 Status read_sliding_layers(const gguf::Metadata& metadata, ModelConfig& config) {
-  GemmaConfig& g = config.gemma;
+  SlidingWindowConfig& g = config.swa;
   const std::string pattern_key = metadata.arch_key("attention.sliding_window_pattern");
   if (auto pattern = metadata.get<std::vector<int32_t>>(pattern_key); pattern.ok()) {
     if (int64_t(pattern->size()) < config.n_layers) {
       return invalid_format(pattern_key + " must give every layer");
     }
-    for (int64_t i = 0; i < config.n_layers; ++i) g.sliding.push_back((*pattern)[size_t(i)] != 0);
+    for (int64_t i = 0; i < config.n_layers; ++i) g.layers.push_back((*pattern)[size_t(i)] != 0);
     INGOT_ASSIGN_OR_RETURN(g.window, required_count(metadata, "attention.sliding_window"));
     return {};
   }
@@ -165,7 +165,7 @@ Status read_sliding_layers(const gguf::Metadata& metadata, ModelConfig& config) 
   const int64_t period =
       optional_count(metadata, "attention.sliding_window_pattern", every_other ? 2 : 6);
   for (int64_t i = 0; i < config.n_layers; ++i) {
-    g.sliding.push_back(g.window > 0 && (period == 0 || i % period < period - 1));
+    g.layers.push_back(g.window > 0 && (period == 0 || i % period < period - 1));
   }
   return {};
 }
@@ -174,33 +174,31 @@ Status read_sliding_layers(const gguf::Metadata& metadata, ModelConfig& config) 
 // default period of 2); both kinds have one head size and one RoPE, YaRN
 // included, the sliding layers' base their own where the file says.
 Status read_gpt_oss(const gguf::Metadata& metadata, ModelConfig& config) {
-  GemmaConfig& g = config.gemma;
+  SlidingWindowConfig& g = config.swa;
   INGOT_RETURN_IF_ERROR(read_sliding_layers(metadata, config));
-  g.sliding_head_dim = config.head_dim;
-  g.sliding_rope = config.rope;
-  g.sliding_rope.freq_base = optional_float(metadata, "rope.freq_base_swa", config.rope.freq_base);
+  g.head_dim = config.head_dim;
+  g.rope = config.rope;
+  g.rope.freq_base = optional_float(metadata, "rope.freq_base_swa", config.rope.freq_base);
   return {};
 }
 
 Status read_gemma(const gguf::Metadata& metadata, ModelConfig& config) {
   GemmaConfig& g = config.gemma;
+  SlidingWindowConfig& sw = config.swa;
   INGOT_RETURN_IF_ERROR(read_sliding_layers(metadata, config));
-  g.sliding_head_dim = optional_count(metadata, "attention.key_length_swa", config.head_dim);
-  if (optional_count(metadata, "attention.value_length_swa", g.sliding_head_dim) !=
-      g.sliding_head_dim) {
+  sw.head_dim = optional_count(metadata, "attention.key_length_swa", config.head_dim);
+  if (optional_count(metadata, "attention.value_length_swa", sw.head_dim) != sw.head_dim) {
     return unsupported("sliding layers' value heads of a different size than their key heads");
   }
   // As llama.cpp runs them: Gemma 2's sliding layers rotate as its global
   // ones; Gemma 3's and 4's are never scaled, their base 10000 unless the
   // file says.
   const bool gemma2 = config.traits.architecture == Architecture::kGemma2;
-  g.sliding_rope = gemma2 ? config.rope : kernels::RopeParams{};
-  g.sliding_rope.n_rot =
-      int(optional_count(metadata, "rope.dimension_count_swa", config.rope.n_rot));
-  g.sliding_rope.freq_base =
+  sw.rope = gemma2 ? config.rope : kernels::RopeParams{};
+  sw.rope.n_rot = int(optional_count(metadata, "rope.dimension_count_swa", config.rope.n_rot));
+  sw.rope.freq_base =
       optional_float(metadata, "rope.freq_base_swa", gemma2 ? config.rope.freq_base : 10000.0f);
-  if (g.sliding_rope.n_rot <= 0 || g.sliding_rope.n_rot % 2 != 0 ||
-      g.sliding_rope.n_rot > g.sliding_head_dim) {
+  if (sw.rope.n_rot <= 0 || sw.rope.n_rot % 2 != 0 || sw.rope.n_rot > sw.head_dim) {
     return invalid_format("rope.dimension_count_swa must be even and at most the head size");
   }
   g.per_layer_embedding = optional_count(metadata, "embedding_length_per_layer_input", 0);
@@ -220,12 +218,12 @@ Status read_gemma(const gguf::Metadata& metadata, ModelConfig& config) {
   // its own keys and values, which must be the two before the first shared.
   const int64_t shared = optional_count(metadata, "attention.shared_kv_layers", 0);
   const int64_t first_shared = config.n_layers - shared;
-  if (shared > 0 && (first_shared < 2 || !g.sliding[size_t(first_shared - 2)] ||
-                     g.sliding[size_t(first_shared - 1)])) {
+  if (shared > 0 && (first_shared < 2 || !sw.layers[size_t(first_shared - 2)] ||
+                     sw.layers[size_t(first_shared - 1)])) {
     return unsupported("shared KV layers that do not follow a sliding and a global layer");
   }
   for (int64_t i = first_shared; i < config.n_layers; ++i) {
-    config.kv_source[size_t(i)] = int32_t(first_shared - (g.sliding[size_t(i)] ? 2 : 1));
+    config.kv_source[size_t(i)] = int32_t(first_shared - (sw.layers[size_t(i)] ? 2 : 1));
   }
   return {};
 }
@@ -247,18 +245,18 @@ Result<std::vector<int64_t>> read_kv_heads(const gguf::Metadata& metadata,
 // One count per kind of layer: the global layers' (n_kv_heads) and the
 // sliding layers'.
 Status assign_kv_heads(const std::vector<int64_t>& per_layer, ModelConfig& config) {
-  config.n_kv_heads = config.gemma.sliding_kv_heads = 0;
+  config.n_kv_heads = config.swa.kv_heads = 0;
   for (int64_t layer = 0; layer < config.n_layers; ++layer) {
     const int64_t count = per_layer[size_t(layer)];
     if (count <= 0) return invalid_format("head_count_kv must be positive");
-    int64_t& kind = config.is_sliding(layer) ? config.gemma.sliding_kv_heads : config.n_kv_heads;
+    int64_t& kind = config.is_sliding(layer) ? config.swa.kv_heads : config.n_kv_heads;
     if (kind != 0 && kind != count) {
       return unsupported("head_count_kv that differs between layers of one kind");
     }
     kind = count;
   }
-  if (config.n_kv_heads == 0) config.n_kv_heads = config.gemma.sliding_kv_heads;
-  if (config.gemma.sliding_kv_heads == 0) config.gemma.sliding_kv_heads = config.n_kv_heads;
+  if (config.n_kv_heads == 0) config.n_kv_heads = config.swa.kv_heads;
+  if (config.swa.kv_heads == 0) config.swa.kv_heads = config.n_kv_heads;
   return {};
 }
 
@@ -276,7 +274,7 @@ void index_layer_kinds(ModelConfig& config) {
 }
 
 Status check_shapes(const ModelConfig& config) {
-  for (int64_t kv_heads : {config.n_kv_heads, config.gemma.sliding_kv_heads}) {
+  for (int64_t kv_heads : {config.n_kv_heads, config.swa.kv_heads}) {
     if (config.n_heads % kv_heads != 0) {
       return invalid_format("attention.head_count must be a multiple of head_count_kv");
     }

@@ -52,17 +52,20 @@ struct ExpertConfig {
   ExpertActivation activation = ExpertActivation::kSiLU;
 };
 
-// Sliding-window layers (Gemma 2, 3 and 4, gpt-oss) and Gemma's own parts.
-// Gemma 4's layers: sliding-window ones (each position sees the last
-// `window` positions, its own included) with their own head size and RoPE,
-// between global ones; the last layers read the keys and values of earlier
-// layers of their kind instead of keeping their own.
-struct GemmaConfig {
-  std::vector<bool> sliding;  // per layer
+// Sliding-window layers (Gemma 2, 3 and 4, gpt-oss): each position sees
+// the last `window` positions, its own included, with the kind's own head
+// size, KV head count and RoPE, between global layers.
+struct SlidingWindowConfig {
+  std::vector<bool> layers;  // per layer: whether it slides
   int64_t window = 0;
-  int64_t sliding_head_dim = 0;
-  int64_t sliding_kv_heads = 0;  // the global layers' is n_kv_heads
-  kernels::RopeParams sliding_rope;
+  int64_t head_dim = 0;
+  int64_t kv_heads = 0;  // the global layers' is n_kv_heads
+  kernels::RopeParams rope;
+};
+
+// Gemma's own parts; in Gemma 4 the last layers read the keys and values
+// of earlier layers of their kind instead of keeping their own.
+struct GemmaConfig {
   int64_t per_layer_embedding = 0;  // width of each layer's token embedding; 0: none
   float final_softcap = 0.0f;       // logits = c tanh(logits / c) when set
   float attention_softcap = 0.0f;   // Gemma 2: scores = c tanh(scores / c) when set
@@ -97,6 +100,7 @@ struct ModelConfig {
   int64_t n_recurrent_layers = 0;
   LinearAttentionConfig linear;
   ExpertConfig experts;
+  SlidingWindowConfig swa;
   GemmaConfig gemma;
   // The layer whose keys and values each layer reads: itself, or for a
   // shared-KV layer an earlier one. kind_index of a shared layer is its
@@ -107,14 +111,10 @@ struct ModelConfig {
   // llama.cpp's numbering: 0 none, 1 mean, 2 CLS, 3 last, 4 rank); -1: unset.
   int64_t pooling_type = -1;
 
-  bool is_sliding(int64_t layer) const {
-    return !gemma.sliding.empty() && gemma.sliding[size_t(layer)];
-  }
-  int64_t head_dim_of(int64_t layer) const {
-    return is_sliding(layer) ? gemma.sliding_head_dim : head_dim;
-  }
+  bool is_sliding(int64_t layer) const { return !swa.layers.empty() && swa.layers[size_t(layer)]; }
+  int64_t head_dim_of(int64_t layer) const { return is_sliding(layer) ? swa.head_dim : head_dim; }
   int64_t n_kv_heads_of(int64_t layer) const {
-    return is_sliding(layer) ? gemma.sliding_kv_heads : n_kv_heads;
+    return is_sliding(layer) ? swa.kv_heads : n_kv_heads;
   }
   int64_t kv_dim_of(int64_t layer) const { return n_kv_heads_of(layer) * head_dim_of(layer); }
 

@@ -98,7 +98,7 @@ void expect_trimmed_run_matches(const std::string& shape) {
   auto model = Model::load(ingot::testing::synthetic_model(shape, "f16"));
   ASSERT_TRUE(model.ok()) << model.error().describe();
   (*model)->prepare_for_context(512);
-  const int64_t window = (*model)->config().gemma.window;
+  const int64_t window = (*model)->config().swa.window;
   ASSERT_EQ(window, kWindow);
   ThreadPool pool(2);
   KvCache full = (*model)->make_cache(512);

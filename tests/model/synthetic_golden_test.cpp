@@ -60,7 +60,7 @@ TEST(SyntheticModels, Gemma4GlobalLayersHaveTheirOwnKvHeadCount) {
   auto model = Model::load(synthesize("tiny-gemma4moe-f16"));
   ASSERT_TRUE(model.ok()) << model.error().describe();
   const ModelConfig& c = (*model)->config();
-  EXPECT_EQ(c.gemma.sliding_kv_heads, 2);
+  EXPECT_EQ(c.swa.kv_heads, 2);
   EXPECT_EQ(c.n_kv_heads, 1);
   for (int64_t layer = 0; layer < c.n_layers; ++layer) {
     EXPECT_EQ(c.n_kv_heads_of(layer), c.is_sliding(layer) ? 2 : 1) << layer;
@@ -77,7 +77,7 @@ TEST(SyntheticModels, Gemma2And3TakeLlamaCppsDefaultsForWhatTheirFilesLeaveOut) 
   auto gemma2 = Model::load(synthesize("tiny-gemma2-f16"));
   ASSERT_TRUE(gemma2.ok()) << gemma2.error().describe();
   const ModelConfig& two = (*gemma2)->config();
-  EXPECT_EQ(two.gemma.sliding, (std::vector<bool>{true, false, true, false}));
+  EXPECT_EQ(two.swa.layers, (std::vector<bool>{true, false, true, false}));
   EXPECT_FLOAT_EQ(two.gemma.attention_softcap, 0.2f);
   EXPECT_FLOAT_EQ(two.gemma.final_softcap, 30.0f);
   EXPECT_TRUE((*gemma2)->weights().layers[0].q_norm.empty());
@@ -85,10 +85,10 @@ TEST(SyntheticModels, Gemma2And3TakeLlamaCppsDefaultsForWhatTheirFilesLeaveOut) 
   auto gemma3 = Model::load(synthesize("tiny-gemma3-f16"));
   ASSERT_TRUE(gemma3.ok()) << gemma3.error().describe();
   const ModelConfig& three = (*gemma3)->config();
-  EXPECT_EQ(three.gemma.sliding, (std::vector<bool>{true, true, true, true, true, false}));
+  EXPECT_EQ(three.swa.layers, (std::vector<bool>{true, true, true, true, true, false}));
   EXPECT_FLOAT_EQ(three.rope.freq_scale, 1.0f / 8.0f);
-  EXPECT_FLOAT_EQ(three.gemma.sliding_rope.freq_scale, 1.0f);
-  EXPECT_FLOAT_EQ(three.gemma.sliding_rope.freq_base, 10000.0f);
+  EXPECT_FLOAT_EQ(three.swa.rope.freq_scale, 1.0f);
+  EXPECT_FLOAT_EQ(three.swa.rope.freq_base, 10000.0f);
   EXPECT_FLOAT_EQ(three.gemma.attention_softcap, 0.0f);
   EXPECT_FLOAT_EQ(three.gemma.final_softcap, 0.0f);
 }
@@ -101,14 +101,14 @@ TEST(SyntheticModels, GptOssSlidesEveryOtherLayerWithOneYarnRope) {
   auto model = Model::load(synthesize("tiny-gpt-oss-f16"));
   ASSERT_TRUE(model.ok()) << model.error().describe();
   const ModelConfig& c = (*model)->config();
-  EXPECT_EQ(c.gemma.sliding, (std::vector<bool>{true, false, true, false}));
-  EXPECT_EQ(c.gemma.window, 8);
-  EXPECT_EQ(c.gemma.sliding_head_dim, c.head_dim);
+  EXPECT_EQ(c.swa.layers, (std::vector<bool>{true, false, true, false}));
+  EXPECT_EQ(c.swa.window, 8);
+  EXPECT_EQ(c.swa.head_dim, c.head_dim);
   EXPECT_FLOAT_EQ(c.rope.freq_scale, 1.0f / 32.0f);
   EXPECT_FLOAT_EQ(c.rope.ext_factor, 1.0f);
   EXPECT_EQ(c.rope.original_context, 4096);
-  EXPECT_FLOAT_EQ(c.gemma.sliding_rope.freq_scale, c.rope.freq_scale);
-  EXPECT_FLOAT_EQ(c.gemma.sliding_rope.freq_base, c.rope.freq_base);
+  EXPECT_FLOAT_EQ(c.swa.rope.freq_scale, c.rope.freq_scale);
+  EXPECT_FLOAT_EQ(c.swa.rope.freq_base, c.rope.freq_base);
   EXPECT_EQ(c.experts.gating, ExpertGating::kTopKThenSoftmax);
   EXPECT_EQ(c.experts.activation, ExpertActivation::kClampedSwiGLU);
   const LayerWeights& layer = (*model)->weights().layers[1];
