@@ -5,12 +5,11 @@
 // `dimensions`, and the refusals.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { execFileSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import OpenAI from 'openai';
-import { haveShared, ingotBinary, sharedModel, startServer } from './harness.mjs';
+import { haveShared, startServer, synthesizedModel } from './harness.mjs';
 
 const skip = !haveShared() && '../shared is absent';
 const model = 'tiny';
@@ -28,11 +27,8 @@ const cosine = (a, b) => a.reduce((s, x, i) => s + x * b[i], 0) / (norm(a) * nor
 before(async () => {
   if (skip) return;
   dir = mkdtempSync(path.join(os.tmpdir(), 'ingot-embeddings-'));
-  file = path.join(dir, `${model}.gguf`);
-  execFileSync(path.join(path.dirname(ingotBinary), 'ingot-synth'), [
-    '--shape', 'tiny', '--type', 'f16', '--vocab-from', sharedModel('tiny-qwen3-f16.gguf'), '--out', file,
-  ]);
-  server = await startServer(file, ['--parallel', '2', '--embeddings', '--max-embedding-inputs', '8']);
+  file = synthesizedModel(dir, model, 'f16');
+  server = await startServer(file, ['--parallel', '2', '--alias', model, '--embeddings', '--max-embedding-inputs', '8']);
   client = new OpenAI({ baseURL: server.baseURL, apiKey: 'unused', maxRetries: 0 });
 });
 
@@ -107,7 +103,7 @@ test('an empty input, too many inputs or a bad format are 400s naming input', { 
 });
 
 test('a server started without --embeddings refuses them with a 400 that says so', { skip }, async () => {
-  const chat = await startServer(file, ['--parallel', '1']);
+  const chat = await startServer(file, ['--parallel', '1', '--alias', model]);
   try {
     const sdk = new OpenAI({ baseURL: chat.baseURL, apiKey: 'unused', maxRetries: 0 });
     await assert.rejects(sdk.embeddings.create({ model, input: 'hi' }), (error) => {
@@ -121,12 +117,8 @@ test('a server started without --embeddings refuses them with a 400 that says so
 });
 
 test('an embedding model serves embeddings unasked and refuses chat, saying what it is for', { skip }, async () => {
-  const embedder = path.join(dir, 'tiny-qwen3-embedding.gguf');
-  execFileSync(path.join(path.dirname(ingotBinary), 'ingot-synth'), [
-    '--shape', 'tiny-qwen3-embedding', '--type', 'f16', '--vocab-from', sharedModel('tiny-qwen3-f16.gguf'),
-    '--out', embedder,
-  ]);
-  const served = await startServer(embedder, ['--parallel', '1']);
+  const embedder = synthesizedModel(dir, 'tiny-qwen3-embedding', 'f16');
+  const served = await startServer(embedder, ['--parallel', '1', '--alias', 'tiny-qwen3-embedding']);
   try {
     const sdk = new OpenAI({ baseURL: served.baseURL, apiKey: 'unused', maxRetries: 0 });
     const reply = await sdk.embeddings.create({ model: 'tiny-qwen3-embedding', input: 'hi' });

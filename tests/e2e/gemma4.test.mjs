@@ -4,12 +4,11 @@
 // Gemma 3 with the Gemma chat template.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { execFileSync } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import OpenAI from 'openai';
-import { haveShared, ingotBinary, sharedDir, sharedModel, startServer, wholeAndStreamed } from './harness.mjs';
+import { haveShared, startServer, wholeAndStreamed, synthesizedModel } from './harness.mjs';
 
 const skip = !haveShared() && '../shared is absent';
 const model = 'tiny-gemma4';
@@ -24,12 +23,7 @@ let dir;
 before(async () => {
   if (skip) return;
   dir = mkdtempSync(path.join(os.tmpdir(), 'ingot-gemma4-'));
-  const file = path.join(dir, `${model}.gguf`);
-  execFileSync(path.join(path.dirname(ingotBinary), 'ingot-synth'), [
-    '--shape', model, '--type', 'q8_0', '--vocab-from', sharedModel('tiny-qwen3-f16.gguf'),
-    '--chat-template', path.join(sharedDir, 'fixtures', 'templates', 'google-gemma-4-31B-it.jinja'),
-    '--out', file,
-  ]);
+  const file = synthesizedModel(dir, model, 'q8_0', { template: 'google-gemma-4-31B-it.jinja' });
   server = await startServer(file, ['--parallel', '2', '--alias', model]);
   client = new OpenAI({ baseURL: server.baseURL, apiKey: 'unused', maxRetries: 0 });
 });
@@ -74,12 +68,7 @@ test('reasoning_effort turns a Gemma 4 thought channel on', { skip }, async () =
 });
 
 test('a Gemma 3 model with the Gemma chat template answers whole and streamed, the same text', { skip }, async () => {
-  const file = path.join(dir, 'tiny-gemma3.gguf');
-  execFileSync(path.join(path.dirname(ingotBinary), 'ingot-synth'), [
-    '--shape', 'tiny-gemma3', '--type', 'q8_0', '--vocab-from', sharedModel('tiny-qwen3-f16.gguf'),
-    '--chat-template', path.join(sharedDir, 'fixtures', 'templates', 'google-gemma-2-2b-it.jinja'),
-    '--out', file,
-  ]);
+  const file = synthesizedModel(dir, 'tiny-gemma3', 'q8_0', { template: 'google-gemma-2-2b-it.jinja' });
   const gemma3 = await startServer(file, ['--parallel', '2', '--alias', 'gemma3']);
   try {
     const sdk = new OpenAI({ baseURL: gemma3.baseURL, apiKey: 'unused', maxRetries: 0 });

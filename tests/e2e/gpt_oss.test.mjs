@@ -5,12 +5,11 @@
 // what a trained one would.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { execFileSync } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import OpenAI from 'openai';
-import { haveShared, ingotBinary, sharedDir, sharedModel, startServer, wholeAndStreamed } from './harness.mjs';
+import { haveShared, startServer, wholeAndStreamed, synthesizedModel } from './harness.mjs';
 
 const skip = !haveShared() && '../shared is absent';
 const model = 'tiny-gpt-oss';
@@ -34,12 +33,7 @@ let dir;
 before(async () => {
   if (skip) return;
   dir = mkdtempSync(path.join(os.tmpdir(), 'ingot-gpt-oss-'));
-  const file = path.join(dir, `${model}.gguf`);
-  execFileSync(path.join(path.dirname(ingotBinary), 'ingot-synth'), [
-    '--shape', model, '--type', 'mxfp4', '--vocab-from', sharedModel('tiny-qwen3-f16.gguf'),
-    '--chat-template', path.join(sharedDir, 'fixtures', 'templates', 'openai-gpt-oss-120b.jinja'),
-    '--out', file,
-  ]);
+  const file = synthesizedModel(dir, model, 'mxfp4', { template: 'openai-gpt-oss-120b.jinja' });
   server = await startServer(file, ['--parallel', '2', '--alias', model]);
   client = new OpenAI({ baseURL: server.baseURL, apiKey: 'unused', maxRetries: 0 });
 });

@@ -1,5 +1,5 @@
 // Starts a real `ingot serve` on a free port for a test file, and stops it.
-import { spawn } from 'node:child_process';
+import { execFileSync, spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { before, after } from 'node:test';
@@ -11,6 +11,18 @@ export const ingotBinary = process.env.INGOT_BINARY ?? path.resolve(import.meta.
 
 export function sharedModel(name) {
   return path.join(sharedDir, 'models', name);
+}
+
+// A model ingot-synth writes into `dir` with the shared tiny-qwen3's
+// vocabulary: a shape in a type, with one of ../shared's chat templates
+// and the prediction block's weights (--nextn) when given.
+export function synthesizedModel(dir, shape, type, { template, nextn } = {}) {
+  const file = path.join(dir, `${shape}-${type}${nextn ? `-${nextn}` : ''}.gguf`);
+  const args = ['--shape', shape, '--type', type, '--vocab-from', sharedModel('tiny-qwen3-f16.gguf'), '--out', file];
+  if (template) args.push('--chat-template', path.join(sharedDir, 'fixtures', 'templates', template));
+  if (nextn) args.push('--nextn', nextn);
+  execFileSync(path.join(path.dirname(ingotBinary), 'ingot-synth'), args);
+  return file;
 }
 
 export function haveShared() {

@@ -8,7 +8,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import OpenAI from 'openai';
-import { haveShared, ingotBinary, sharedModel, startServer, wholeAndStreamed } from './harness.mjs';
+import { haveShared, ingotBinary, startServer, wholeAndStreamed, synthesizedModel } from './harness.mjs';
 
 const skip = !haveShared() && '../shared is absent';
 const model = 'tiny-qwen35';
@@ -18,12 +18,7 @@ let client;
 let dir;
 
 function synthesize(shape, nextn = 'random') {
-  const file = path.join(dir, `${shape}-${nextn}.gguf`);
-  execFileSync(path.join(path.dirname(ingotBinary), 'ingot-synth'), [
-    '--shape', shape, '--type', 'q8_0', '--nextn', nextn, '--vocab-from', sharedModel('tiny-qwen3-f16.gguf'),
-    '--out', file,
-  ]);
-  return file;
+  return synthesizedModel(dir, shape, 'q8_0', { nextn });
 }
 
 async function metric(baseURL, name) {

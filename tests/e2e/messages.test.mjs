@@ -7,11 +7,10 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import Anthropic from '@anthropic-ai/sdk';
 import Ajv from 'ajv';
-import { execFileSync } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { serverForFile, haveShared, startServer, sharedModel, sharedDir, ingotBinary } from './harness.mjs';
+import { serverForFile, haveShared, startServer, sharedModel, synthesizedModel } from './harness.mjs';
 
 const skip = haveShared() ? false : '../shared is absent: no test models';
 const session = serverForFile('tiny-qwen3-f16.gguf', ['--parallel', '2']);
@@ -115,11 +114,7 @@ test('a streamed tool call arrives as a tool_use block with its input', { skip }
 // until max_tokens.
 test('thinking stops at its budget and the answer follows', { skip }, async () => {
   const dir = mkdtempSync(path.join(os.tmpdir(), 'ingot-messages-'));
-  const file = path.join(dir, 'tiny-thinking.gguf');
-  execFileSync(path.join(path.dirname(ingotBinary), 'ingot-synth'), [
-    '--shape', 'tiny', '--type', 'q8_0', '--vocab-from', sharedModel('tiny-qwen3-f16.gguf'),
-    '--chat-template', path.join(sharedDir, 'fixtures/templates/Qwen3.5-4B.jinja'), '--out', file,
-  ]);
+  const file = synthesizedModel(dir, 'tiny', 'q8_0', { template: 'Qwen3.5-4B.jinja' });
   const server = await startServer(file, ['--alias', model]);
   try {
     const thinker = new Anthropic({ baseURL: server.origin, apiKey: 'unused', maxRetries: 0 });
