@@ -12,9 +12,11 @@ std::string special_text(const tokenizer::Tokenizer& tokenizer, int32_t id) {
   return tokenizer.token_to_piece(id, /*render_special=*/true);
 }
 
-std::optional<chat::ChatTemplate> load_chat_template(const std::string& source) {
+// `generative`: whether the model chats at all (an encoder only embeds),
+// and so whether a missing template is worth a warning.
+std::optional<chat::ChatTemplate> load_chat_template(const std::string& source, bool generative) {
   if (source.empty()) {
-    spdlog::warn("the model has no chat template; chat prompts use ChatML");
+    if (generative) spdlog::warn("the model has no chat template; chat prompts use ChatML");
     return std::nullopt;
   }
   auto parsed = chat::ChatTemplate::parse(source);
@@ -36,7 +38,7 @@ Result<LoadedModel> LoadedModel::load(const std::string& path) {
   loaded.tokenizer = std::make_unique<tokenizer::Tokenizer>(std::move(tokenizer));
   std::string source =
       loaded.model->file().metadata().get_or<std::string>("tokenizer.chat_template", "");
-  loaded.own_template = load_chat_template(source);
+  loaded.own_template = load_chat_template(source, !loaded.model->config().traits.encoder);
   const auto& special = loaded.tokenizer->vocab().special_ids();
   loaded.bos_text = special_text(*loaded.tokenizer, special.bos);
   loaded.eos_text = special_text(*loaded.tokenizer, special.eos);

@@ -47,6 +47,7 @@ struct ServeOptions {
   int64_t prompt_cache_mib = 4096;
   CacheTypeNames cache_types;
   bool embeddings = false;
+  bool reranking = false;
   std::string pooling;  // empty: the file's pooling_type, else last
   int64_t max_embedding_inputs = 2048;
 };
@@ -62,6 +63,17 @@ int64_t cache_ram_bytes(const ServeOptions& options) {
     bytes = std::min(bytes, int64_t(*available / 4));
   }
   return bytes;
+}
+
+// Reranking needs the file's classification head.
+bool check_reranking(const ServeOptions& options, const LoadedModel& loaded) {
+  const bool asked = options.reranking || loaded.model->config().pooling_type == 4;
+  if (!asked || loaded.model->rank_head() != nullptr) return true;
+  std::fprintf(stderr,
+               "ingot serve: %s: the model has no classification head (cls.output), so it "
+               "cannot rerank\n",
+               options.reranking ? "--reranking" : "the file names rank pooling");
+  return false;
 }
 
 int serve(ServeOptions options) {
@@ -85,6 +97,7 @@ int serve(ServeOptions options) {
     }
     options.defaults.sampling.logit_bias.push_back(bias);
   }
+  if (!check_reranking(options, *loaded)) return 2;
   options.engine.prepare_grammar = true;
   options.engine.cache_types = cache_types(options.cache_types);
   options.engine.cache_ram_bytes = cache_ram_bytes(options);
@@ -115,7 +128,14 @@ int serve(ServeOptions options) {
   // embedding model: served for /v1/embeddings alone.
   const int64_t pooling_type = loaded->model->config().pooling_type;
   context.embedding_only = pooling_type >= 1 && pooling_type <= 3;
-  if (options.embeddings || context.embedding_only) {
+  // One that names rank pooling (bge-reranker, Qwen3-Reranker) answers
+  // /v1/rerank alone.
+  context.reranking_only = pooling_type == 4;
+  context.reranking = context.reranking_only || options.reranking;
+  context.rerank_template = loaded->model->file().metadata().get_or<std::string>(
+      "tokenizer.chat_template.rerank", std::string());
+  if (context.rerank_template->empty()) context.rerank_template.reset();
+  if ((options.embeddings && !context.reranking_only) || context.embedding_only) {
     context.embedding_pooling = embedding_pooling(options.pooling, loaded->model->config());
   }
   context.max_embedding_inputs = options.max_embedding_inputs;
@@ -216,6 +236,9 @@ void register_serve(CLI::App& app, int& exit_code) {
   command->add_flag("--embeddings", options->embeddings,
                     "Serve /v1/embeddings: each input's final hidden states pooled (--pooling, "
                     "else as the file says, else the last token's) and normalized");
+  command->add_flag("--reranking,--rerank", options->reranking,
+                    "Serve /v1/rerank (the model needs a classification head; a file that names "
+                    "rank pooling is served so without it)");
   command->add_option("--pooling", options->pooling, "mean, last or cls (with --embeddings)")
       ->check(CLI::IsMember({"mean", "last", "cls"}));
   command

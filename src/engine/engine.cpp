@@ -52,6 +52,11 @@ model::KvCache::WindowPlan window_plan(const EngineOptions& options, const model
 }
 
 int64_t resolve_context(const EngineOptions& options, const model::ModelConfig& config) {
+  // BERT has no position past the ones it learned.
+  if (config.traits.learned_positions) {
+    return options.context_size > 0 ? std::min(options.context_size, config.context_length)
+                                    : config.context_length;
+  }
   if (options.context_size > 0) return options.context_size;
   int64_t trained = config.context_length > 0 ? config.context_length : kDefaultContextCap;
   return std::min(trained, kDefaultContextCap);
@@ -81,12 +86,19 @@ Engine::Engine(model::Model& model, const tokenizer::Tokenizer& tokenizer, Engin
       cache_(model.make_cache(context_size_ * options.parallel, prompt_cache_cells(options, model),
                               options.cache_types, window_plan(options, model))) {
   model.prepare_for_context(context_size_);
+  // An encoder's sequence runs in one pass (every token sees all of it),
+  // so a pass must hold the longest.
+  if (!model.config().causal) {
+    options_.batch_size = std::max<int32_t>(options_.batch_size, int32_t(context_size_));
+  }
   // A recurrent state cannot be shared by block: hybrid models keep each
   // slot's own prefix (and its snapshots) instead.
   if (cache_.recurrent().empty_shape()) cache_.share_prefixes();
   if (!options.prompt_cache_dir.empty()) open_disk_cache();
   slots_.reserve(static_cast<size_t>(options.parallel));
-  for (int32_t i = 0; i < options.parallel; ++i) slots_.emplace_back(i, tokenizer_);
+  for (int32_t i = 0; i < options.parallel; ++i) {
+    slots_.emplace_back(i, tokenizer_, model.rank_head());
+  }
   in_batch_.resize(slots_.size());
   if (options.draft_tokens > 0) {
     drafter_ = std::make_unique<Drafter>(model, options.draft_tokens, options.draft_min_probability,
@@ -130,7 +142,11 @@ void Engine::stop() {
 Result<RequestHandle> Engine::submit(GenerationRequest request) {
   auto prompt_size = static_cast<int64_t>(request.prompt.size());
   if (prompt_size == 0) return invalid_argument("the prompt is empty");
-  if (prompt_size >= context_size_ ||
+  if (request.pooling == Pooling::kRank && model_.rank_head() == nullptr) {
+    return invalid_argument("the model has no classification head (cls.output): it cannot rank");
+  }
+  // A generation needs room after its prompt; an embedding does not.
+  if (prompt_size > context_size_ || (prompt_size == context_size_ && !request.pooling) ||
       (request.max_tokens > 0 && prompt_size + request.max_tokens > context_size_)) {
     return Error(ErrorKind::kContextLengthExceeded,
                  "the prompt has " + std::to_string(prompt_size) + " tokens" +
@@ -230,7 +246,9 @@ void Engine::step() {
     Slot& slot = slots_[i];
     if (in_batch_[i].prefill > 0) slot.committed_prefill(in_batch_[i].prefill);
     if (in_batch_[i].decodes) slot.committed_decode();
-    if (!in_batch_[i].any()) continue;
+    // An encoder's keys depend on the tokens after them: no prefix of its
+    // sequence is reusable.
+    if (!in_batch_[i].any() || !model_.config().causal) continue;
     cache_.publish(slot.sequence(), slot.cached());
     if (disk_) disk_->save(cache_, slot.sequence(), slot.cached());
   }
@@ -462,6 +480,8 @@ void Engine::build_batch() {
     if (!slot.prefilling()) continue;
     take_blocks_computed_meanwhile(slot);
     if (!slot.prefilling() || waits_for_another_slots_prefill(i)) continue;
+    // An encoder's sequence runs whole: one that does not fit waits.
+    if (!model_.config().causal && slot.prefill_remaining() > budget) continue;
     in_batch_[i].first_entry = batch_.size();
     in_batch_[i].first_position = slot.position();
     std::span<const int32_t> chunk = slot.next_prefill(prefill_budget(slot, budget));

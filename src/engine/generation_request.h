@@ -35,7 +35,8 @@ struct GenerationRequest {
   int32_t reasoning_budget = -1;
   // An embedding: the prompt is run whole (none of it reused from the
   // cache), nothing is sampled (max_tokens must be 0), and the finish
-  // carries the pooled hidden state, not normalized.
+  // carries the pooled hidden state, not normalized (kRank: the model's
+  // rank head's scores, the relevance first).
   std::optional<Pooling> pooling;
 };
 

@@ -47,7 +47,7 @@ void Slot::start(std::shared_ptr<RequestState> state, GenerationRequest request,
   reasoning_tokens_ = 0;
   pooled_.reset();
   if (request.pooling) {
-    pooled_.emplace(*request.pooling, int64_t(prompt_.size()));
+    pooled_.emplace(*request.pooling, int64_t(prompt_.size()), rank_head_);
   }
   forced_.clear();
   next_forced_ = 0;

@@ -28,8 +28,10 @@ using Clock = std::chrono::steady_clock;
 
 class Slot {
  public:
-  Slot(model::SequenceId sequence, const tokenizer::Tokenizer& tokenizer)
-      : sequence_(sequence), tokenizer_(tokenizer) {}
+  // `rank_head`: the model's, for rank pooling; may be null.
+  Slot(model::SequenceId sequence, const tokenizer::Tokenizer& tokenizer,
+       const model::RankHead* rank_head = nullptr)
+      : sequence_(sequence), tokenizer_(tokenizer), rank_head_(rank_head) {}
 
   model::SequenceId sequence() const { return sequence_; }
   bool busy() const { return request_ != nullptr; }
@@ -111,6 +113,7 @@ class Slot {
 
   model::SequenceId sequence_;
   const tokenizer::Tokenizer& tokenizer_;
+  const model::RankHead* rank_head_;
   std::vector<int32_t> cached_;
 
   std::shared_ptr<RequestState> request_;

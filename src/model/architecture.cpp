@@ -23,6 +23,20 @@ constexpr ArchitectureTraits kArchitectures[] = {
      true},
     {Architecture::kGptOss, "gpt-oss", RopeLayout::kHalves, true, false, false, true, false, false,
      false, true},
+    // Encoders for embeddings and reranking (BGE, MiniLM, E5; nomic-embed-text).
+    {.architecture = Architecture::kBert,
+     .name = "bert",
+     .rope_layout = RopeLayout::kHalves,
+     .qkv_bias = true,
+     .qk_norm = false,
+     .encoder = true,
+     .learned_positions = true},
+    {.architecture = Architecture::kNomicBert,
+     .name = "nomic-bert",
+     .rope_layout = RopeLayout::kHalves,
+     .qkv_bias = false,
+     .qk_norm = false,
+     .encoder = true},
 };
 
 }  // namespace

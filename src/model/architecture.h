@@ -1,8 +1,9 @@
 #pragma once
-// The decoder-only architectures ingot runs, and what sets each apart. They
+// The architectures ingot runs, and what sets each apart. The decoders
 // share one forward pass (pre-norm attention and SwiGLU feed-forward with
 // RMSNorm and RoPE); an architecture only switches its optional parts on,
-// and a hybrid one swaps some layers' attention for linear attention.
+// and a hybrid one swaps some layers' attention for linear attention. The
+// encoders (BERT) run the same attention over whole sequences, post-norm.
 
 #include <optional>
 #include <string_view>
@@ -22,7 +23,9 @@ enum class Architecture {
   kGemma2,
   kGemma3,
   kGemma4,
-  kGptOss
+  kGptOss,
+  kBert,
+  kNomicBert
 };
 
 struct ArchitectureTraits {
@@ -51,6 +54,14 @@ struct ArchitectureTraits {
   // the router and the experts; its experts weighted by a softmax over the
   // chosen ones' scores and activated by a clamped SwiGLU.
   bool gpt_oss = false;
+  // bert, nomic-bert: encoders. Every token sees its whole sequence; each
+  // sub-layer's output is added to its input, then LayerNormed (post-norm);
+  // the embedding adds the first token type's row and is LayerNormed; the
+  // final hidden states are the layer stack's, with no output norm or head.
+  bool encoder = false;
+  // bert: learned absolute positions added to the embedding, no RoPE; its
+  // feed-forward is GELU(up x) without a gate, every matrix biased.
+  bool learned_positions = false;
 };
 
 // Traits of the architecture named `name`, or nullopt when ingot cannot run it.

@@ -87,6 +87,7 @@ ForwardPass::AttentionShape ForwardPass::kind_shape(bool sliding) const {
 
 Result<Logits> ForwardPass::run(const Batch& batch, KvCache& cache, ThreadPool& pool) {
   if (batch.empty()) return Logits{logits_.data(), 0, config_.n_vocab};
+  if (config_.traits.encoder) return run_encoder(batch, cache, pool);
   INGOT_RETURN_IF_ERROR(place(batch, cache));
   const int64_t n_tokens = batch.size();
   resize_buffers(n_tokens, batch.n_logits());
@@ -248,7 +249,7 @@ void ForwardPass::attention_block(const LayerWeights& w, const AttentionShape& s
   const int64_t n_tokens = batch.size();
   kernels::rms_norm(x_.data(), w.attn_norm.data(), normed_.data(), n_tokens, config_.n_embd,
                     config_.rms_eps);
-  project_qkv(w, s, n_tokens, pool);
+  project_qkv(w, s, normed_.data(), n_tokens, pool);
   const KvRotation rotation = kv_rotation(cache.types());
   rotate_for_cache(s, rotation, n_tokens);
   if (s.own_kv) store_kv(s, n_tokens, cache);
@@ -318,10 +319,10 @@ void ForwardPass::keep_output_rows(const Batch& batch, int64_t q_dim) {
   n_rows_ = kept;
 }
 
-void ForwardPass::project_qkv(const LayerWeights& w, const AttentionShape& s, int64_t n_tokens,
-                              ThreadPool& pool) {
+void ForwardPass::project_qkv(const LayerWeights& w, const AttentionShape& s, const float* input,
+                              int64_t n_tokens, ThreadPool& pool) {
   const ModelConfig& c = config_;
-  packed_normed_.reset(normed_.data(), n_tokens, c.n_embd);
+  packed_normed_.reset(input, n_tokens, c.n_embd);
   const bool gated = c.traits.hybrid;
   kernels::MatmulProduct products[3];
   size_t n_products = 0;
@@ -351,6 +352,7 @@ void ForwardPass::project_qkv(const LayerWeights& w, const AttentionShape& s, in
     kernels::rms_norm(v_.data(), ones_.data(), v_.data(), n_tokens * s.kv_heads, s.head_dim,
                       c.rms_eps);
   }
+  if (c.traits.learned_positions) return;  // BERT: positions are in the embedding
   const int64_t n_pairs = s.rope->n_rot() / 2;
   for (int64_t t = 0; t < n_tokens; ++t) {
     const float* cos = s.cos + t * n_pairs;
@@ -490,10 +492,11 @@ class KvRunReader {
 }  // namespace
 
 // Each entry's query heads attend to its sequence's positions up to its
-// own (in a sliding-window layer, the last `window` of them), one task per
-// (entry, KV head) so the heads sharing a KV head read its keys and values
-// once. The batch's keys are already in the cache, so a prompt's tokens see
-// each other causally and never another sequence's.
+// own (in a sliding-window layer, the last `window` of them; in an
+// encoder, all of them), one task per (entry, KV head) so the heads
+// sharing a KV head read its keys and values once. The batch's keys are
+// already in the cache, so a prompt's tokens see each other causally and
+// never another sequence's; an encoder's sequence is in the batch whole.
 void ForwardPass::attend(const AttentionShape& s, const float* sinks, const Batch& batch,
                          const KvCache& cache, ThreadPool& pool) {
   const ModelConfig& c = config_;
@@ -511,7 +514,9 @@ void ForwardPass::attend(const AttentionShape& s, const float* sinks, const Batc
       const int64_t first = row * s.q_dim + kv_head * group * head_dim;
       const float* q = q_.data() + first;
       float* out = attended_.data() + first;
-      const int64_t n_positions = batch.entries()[t].position + 1;
+      const BatchEntry& entry = batch.entries()[t];
+      const int64_t n_positions =
+          c.causal ? entry.position + 1 : cache.sequence_length(entry.sequence);
       const int64_t from = s.window > 0 ? std::max<int64_t>(0, n_positions - s.window) : 0;
       const std::vector<int32_t>& blocks = *placements_[t].blocks;
       for (int64_t h = 0; h < group; ++h) {
@@ -576,7 +581,8 @@ void ForwardPass::dense_feed_forward(const LayerWeights& w, int64_t n_tokens, Th
       packed_normed_.product(w.gate, gate_.data(), c.n_ff, pool),
       packed_normed_.product(w.up, up_.data(), c.n_ff, pool)};
   kernels::matmul_all(products, pool);
-  gate_and_pack(w.down, n_tokens, pool);
+  gate_and_pack(w.down, n_tokens,
+                c.traits.gemma ? HiddenActivation::kGeluGated : HiddenActivation::kSwiGLU, pool);
   kernels::matmul(w.down, packed_hidden_, normed_.data(), c.n_embd, pool);
 }
 
@@ -621,14 +627,15 @@ void ForwardPass::gate_shared_expert(const LayerWeights& w, int64_t n_tokens) {
   }
 }
 
-// SwiGLU and the packing of its result for the down projection, in one
-// region: each piece of a hidden row is packed by the thread that has just
-// computed it, where packing after the region ran on the calling thread
-// alone while the others waited.
+// The gated unit and the packing of its result for the down projection, in
+// one region: each piece of a hidden row is packed by the thread that has
+// just computed it, where packing after the region ran on the calling
+// thread alone while the others waited. kGelu reads only gate_ (BERT's up
+// projection there), plus `bias`.
 void ForwardPass::gate_and_pack(const kernels::WeightMatrix& down, int64_t n_tokens,
-                                ThreadPool& pool) {
+                                HiddenActivation activation, ThreadPool& pool,
+                                const std::vector<float>& bias) {
   const int64_t n_ff = config_.n_ff;
-  const bool gelu = config_.traits.gemma;
   packed_hidden_.prepare(n_tokens, n_ff, down.type);
   const int64_t pieces = packed_hidden_.pieces_per_row();
   const int64_t n_tasks = n_tokens * pieces;
@@ -639,12 +646,15 @@ void ForwardPass::gate_and_pack(const kernels::WeightMatrix& down, int64_t n_tok
       float* row = gate_.data() + t * n_ff;
       const int64_t first = piece * kernels::PackedActivations::kPieceCols;
       const int64_t n = std::min(kernels::PackedActivations::kPieceCols, n_ff - first);
-      if (gelu) {  // Gemma: GELU(gate) * up
+      if (activation == HiddenActivation::kSwiGLU) {
+        kernels::swiglu(row + first, up_.data() + t * n_ff + first, row + first, n);
+      } else if (activation == HiddenActivation::kGeluGated) {  // Gemma: GELU(gate) * up
         kernels::gelu(row + first, row + first, n);
         const float* up = up_.data() + t * n_ff + first;
         for (int64_t i = 0; i < n; ++i) row[first + i] *= up[i];
       } else {
-        kernels::swiglu(row + first, up_.data() + t * n_ff + first, row + first, n);
+        if (!bias.empty()) add_in_place(row + first, bias.data() + first, n);
+        kernels::gelu(row + first, row + first, n);
       }
       packed_hidden_.pack_piece(row, t, piece);
     }

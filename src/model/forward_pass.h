@@ -51,6 +51,14 @@ class ForwardPass {
                                 ThreadPool& pool);
 
  private:
+  // An encoder's pass (forward_encoder.cpp): each sequence in the batch
+  // whole, its hidden states returned; no logits.
+  Result<Logits> run_encoder(const Batch& batch, KvCache& cache, ThreadPool& pool);
+  Status check_encoder_batch(const Batch& batch) const;
+  void embed_encoder(const Batch& batch);
+  void encoder_layer(int64_t layer, const Batch& batch, KvCache& cache, ThreadPool& pool);
+  void encoder_feed_forward(const LayerWeights& w, int64_t n_tokens, ThreadPool& pool);
+
   // One attention layer's shapes and choices (Gemma 4's differ by layer).
   struct AttentionShape {
     int64_t head_dim;
@@ -86,8 +94,8 @@ class ForwardPass {
   void attention_block(const LayerWeights& w, const AttentionShape& s, bool drops_rows,
                        const Batch& batch, KvCache& cache, ThreadPool& pool);
   void linear_attention_block(int64_t layer, const Batch& batch, KvCache& cache, ThreadPool& pool);
-  void project_qkv(const LayerWeights& w, const AttentionShape& s, int64_t n_tokens,
-                   ThreadPool& pool);
+  void project_qkv(const LayerWeights& w, const AttentionShape& s, const float* input,
+                   int64_t n_tokens, ThreadPool& pool);
   void split_query_gate(int64_t n_tokens);
   void apply_output_gate();
   // Hadamard runs over which a quantized cache's keys and values turn (0: none).
@@ -108,7 +116,10 @@ class ForwardPass {
   void gate_shared_expert(const LayerWeights& w, int64_t n_tokens);
   void dense_feed_forward(const LayerWeights& w, int64_t n_tokens, ThreadPool& pool);
   void gemma_mixture_block(const LayerWeights& w, int64_t n_tokens, ThreadPool& pool);
-  void gate_and_pack(const kernels::WeightMatrix& down, int64_t n_tokens, ThreadPool& pool);
+  enum class HiddenActivation { kSwiGLU, kGeluGated, kGelu };
+  void gate_and_pack(const kernels::WeightMatrix& down, int64_t n_tokens,
+                     HiddenActivation activation, ThreadPool& pool,
+                     const std::vector<float>& bias = {});
   void keep_output_rows(const Batch& batch, int64_t q_dim);
   Logits output(const Batch& batch, const std::vector<float>& norm,
                 const kernels::WeightMatrix& head, ThreadPool& pool);

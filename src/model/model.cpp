@@ -29,7 +29,8 @@ Model::Model(gguf::GgufFile file, ModelConfig config, ModelWeights weights)
       config_(std::move(config)),
       weights_(std::move(weights)),
       forward_pass_(config_, weights_),
-      prediction_pass_(config_, weights_) {}
+      prediction_pass_(config_, weights_),
+      rank_head_(config_, weights_) {}
 
 void Model::prepare_for_context(int64_t context_per_sequence) {
   if (config_.long_rope_factors.empty()) return;

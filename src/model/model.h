@@ -11,6 +11,7 @@
 #include "model/forward_pass.h"
 #include "model/kv_cache.h"
 #include "model/model_config.h"
+#include "model/rank_head.h"
 #include "model/weights.h"
 #include "util/status.h"
 #include "util/thread_pool.h"
@@ -70,6 +71,11 @@ class Model {
   // buffers are its own so that the trunk's logits and hidden states stay
   // valid while it runs.
   bool has_prediction_block() const { return weights_.prediction.has_value(); }
+
+  // A reranker's head (the file's cls.output), or null.
+  const RankHead* rank_head() const {
+    return config_.classifier_outputs > 0 ? &rank_head_ : nullptr;
+  }
   KvCache make_prediction_cache(int64_t n_cells) const;
   Result<Logits> forward_prediction(const Batch& batch, const float* hidden, KvCache& cache,
                                     ThreadPool& pool) {
@@ -84,6 +90,7 @@ class Model {
   ModelWeights weights_;
   ForwardPass forward_pass_;
   ForwardPass prediction_pass_;
+  RankHead rank_head_;
 };
 
 }  // namespace ingot::model

@@ -228,6 +228,17 @@ Status read_gemma(const gguf::Metadata& metadata, ModelConfig& config) {
   return {};
 }
 
+// An encoder's attention sees whole sequences unless the file says
+// otherwise, which ingot does not run: llama.cpp's BERT graph is built for
+// sequences run whole.
+Status read_encoder(const gguf::Metadata& metadata, ModelConfig& config) {
+  config.causal = metadata.get_or<bool>(metadata.arch_key("attention.causal"), false);
+  if (config.causal) return unsupported("a causal encoder (attention.causal true)");
+  config.norm_eps = optional_float(metadata, "attention.layer_norm_epsilon", 1e-12f);
+  if (config.norm_eps <= 0.0f) return invalid_format("layer_norm_epsilon must be positive");
+  return {};
+}
+
 // head_count_kv: one count, or one per layer (Gemma 4's global layers have
 // fewer KV heads than its sliding ones).
 Result<std::vector<int64_t>> read_kv_heads(const gguf::Metadata& metadata,
@@ -318,6 +329,7 @@ Result<ModelConfig> ModelConfig::from_gguf(const gguf::GgufFile& file) {
   config.context_length = optional_count(metadata, "context_length", 2048);
   config.rms_eps = optional_float(metadata, "attention.layer_norm_rms_epsilon", 1e-5f);
   config.pooling_type = optional_count(metadata, "pooling_type", -1);
+  if (config.traits.encoder) INGOT_RETURN_IF_ERROR(read_encoder(metadata, config));
   INGOT_RETURN_IF_ERROR(read_rope(metadata, config));
   if (config.traits.hybrid) {
     INGOT_RETURN_IF_ERROR(read_hybrid_layers(metadata, config));

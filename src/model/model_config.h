@@ -110,6 +110,14 @@ struct ModelConfig {
   // How an embedding model pools its hidden states (<arch>.pooling_type,
   // llama.cpp's numbering: 0 none, 1 mean, 2 CLS, 3 last, 4 rank); -1: unset.
   int64_t pooling_type = -1;
+  // Whether a token sees only its sequence's positions up to its own, or
+  // (an encoder's, attention.causal false) the whole sequence.
+  bool causal = true;
+  // An encoder's LayerNorm epsilon (attention.layer_norm_epsilon).
+  float norm_eps = 1e-12f;
+  // A reranker's classification head: the scores it gives per sequence
+  // (llama.cpp's n_cls_out, the count of classifier.output_labels); 0: none.
+  int64_t classifier_outputs = 0;
 
   bool is_sliding(int64_t layer) const { return !swa.layers.empty() && swa.layers[size_t(layer)]; }
   int64_t head_dim_of(int64_t layer) const { return is_sliding(layer) ? swa.head_dim : head_dim; }

@@ -4,6 +4,11 @@
 
 namespace ingot::model {
 
+PooledEmbedding::PooledEmbedding(Pooling pooling, int64_t length, const RankHead* head)
+    : pooling_(pooling), length_(length), head_(pooling == Pooling::kRank ? head : nullptr) {
+  if (head_ != nullptr) pooling_ = head_->reads_last_token() ? Pooling::kLast : Pooling::kCls;
+}
+
 void PooledEmbedding::add(const float* rows, int64_t n, int64_t n_embd, int64_t first) {
   if (sum_.empty()) sum_.assign(size_t(n_embd), 0.0f);
   for (int64_t i = 0; i < n; ++i) {
@@ -23,6 +28,7 @@ std::vector<float> PooledEmbedding::take() {
     const float scale = 1.0f / static_cast<float>(length_);
     for (float& value : sum_) value *= scale;
   }
+  if (head_ != nullptr) return head_->scores(sum_);
   return std::move(sum_);
 }
 

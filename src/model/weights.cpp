@@ -285,7 +285,7 @@ Status bind_attention(const LayerTensors& blk, const ModelConfig& c, LayerWeight
     INGOT_ASSIGN_OR_RETURN(layer.wv, blk.matrix("attn_v.weight", c.kv_dim(), c.n_embd));
   }
   INGOT_ASSIGN_OR_RETURN(layer.wo, blk.matrix("attn_output.weight", c.n_embd, c.q_dim()));
-  if (c.traits.qkv_bias) {
+  if (c.traits.qkv_bias && !(c.traits.encoder && !blk.has("attn_q.bias"))) {
     INGOT_ASSIGN_OR_RETURN(layer.bq, blk.vector("attn_q.bias", c.q_dim()));
     INGOT_ASSIGN_OR_RETURN(layer.bk, blk.vector("attn_k.bias", c.kv_dim()));
     INGOT_ASSIGN_OR_RETURN(layer.bv, blk.vector("attn_v.bias", c.kv_dim()));
@@ -301,9 +301,46 @@ Status bind_attention(const LayerTensors& blk, const ModelConfig& c, LayerWeight
   return {};
 }
 
+// A vector the file may leave out: empty then.
+Result<std::vector<float>> optional_vector(const LayerTensors& blk, std::string_view suffix,
+                                           int64_t n) {
+  if (!blk.has(suffix)) return std::vector<float>{};
+  return blk.vector(suffix, n);
+}
+
+// An encoder's layer: q, k and v apart (BERT) or fused (nomic-bert), each
+// maybe biased; a LayerNorm after attention and after the feed-forward.
+Result<LayerWeights> bind_encoder_layer(const gguf::GgufFile& file, const ModelConfig& c,
+                                        int64_t i) {
+  const LayerTensors blk{file, i};
+  LayerWeights layer;
+  INGOT_RETURN_IF_ERROR(bind_attention(blk, c, layer));
+  if (blk.has("attn_qkv.bias")) {
+    INGOT_ASSIGN_OR_RETURN(std::vector<float> both,
+                           blk.vector("attn_qkv.bias", c.q_dim() + 2 * c.kv_dim()));
+    layer.bq.assign(both.begin(), both.begin() + c.q_dim());
+    layer.bk.assign(both.begin() + c.q_dim(), both.begin() + c.q_dim() + c.kv_dim());
+    layer.bv.assign(both.begin() + c.q_dim() + c.kv_dim(), both.end());
+  }
+  INGOT_ASSIGN_OR_RETURN(layer.bo, optional_vector(blk, "attn_output.bias", c.n_embd));
+  INGOT_ASSIGN_OR_RETURN(layer.attn_post_norm, blk.vector("attn_output_norm.weight", c.n_embd));
+  INGOT_ASSIGN_OR_RETURN(layer.attn_post_norm_bias, blk.vector("attn_output_norm.bias", c.n_embd));
+  if (!c.traits.learned_positions) {  // nomic-bert: SwiGLU
+    INGOT_ASSIGN_OR_RETURN(layer.gate, blk.matrix("ffn_gate.weight", c.n_ff, c.n_embd));
+  }
+  INGOT_ASSIGN_OR_RETURN(layer.up, blk.matrix("ffn_up.weight", c.n_ff, c.n_embd));
+  INGOT_ASSIGN_OR_RETURN(layer.up_bias, optional_vector(blk, "ffn_up.bias", c.n_ff));
+  INGOT_ASSIGN_OR_RETURN(layer.down, blk.matrix("ffn_down.weight", c.n_embd, c.n_ff));
+  INGOT_ASSIGN_OR_RETURN(layer.down_bias, optional_vector(blk, "ffn_down.bias", c.n_embd));
+  INGOT_ASSIGN_OR_RETURN(layer.ffn_post_norm, blk.vector("layer_output_norm.weight", c.n_embd));
+  INGOT_ASSIGN_OR_RETURN(layer.ffn_post_norm_bias, blk.vector("layer_output_norm.bias", c.n_embd));
+  return layer;
+}
+
 Result<LayerWeights> bind_layer(const gguf::GgufFile& file, const ModelConfig& c, int64_t i) {
   const LayerTensors blk{file, i};
   if (c.traits.gemma) return bind_gemma_layer(file, c, i);
+  if (c.traits.encoder) return bind_encoder_layer(file, c, i);
   LayerWeights layer;
   INGOT_ASSIGN_OR_RETURN(layer.attn_norm, blk.vector("attn_norm.weight", c.n_embd));
   INGOT_RETURN_IF_ERROR(bind_feed_forward(file, c, i, layer));
@@ -409,7 +446,7 @@ std::vector<WeightMatrix*> streamed_matrices(ModelWeights& weights) {
       for (WeightMatrix& w : *experts) matrices.push_back(&w);
     }
   }
-  matrices.push_back(&weights.output);
+  if (weights.output.rows > 0) matrices.push_back(&weights.output);
   if (weights.prediction) {
     PredictionWeights& p = *weights.prediction;
     LayerWeights& b = p.block;
@@ -461,6 +498,58 @@ void move_matrices_to_arena(ModelWeights& weights) {
   for (WeightMatrix* w : matrices) copy_into_arena(*w, weights.arena, pool);
 }
 
+// An encoder's embedding side: the token type's row, BERT's positions and
+// the LayerNorm after their sum.
+Status bind_encoder_ends(const gguf::GgufFile& file, const ModelConfig& config,
+                         ModelWeights& weights) {
+  const int64_t n_embd = config.n_embd;
+  if (file.find_tensor("token_types.weight") != nullptr) {
+    const gguf::TensorInfo* types = file.find_tensor("token_types.weight");
+    if (types->dims.size() != 2 || types->dims[0] != n_embd || types->dims[1] < 1) {
+      return invalid_format("tensor token_types.weight is not [types][n_embd]");
+    }
+    INGOT_ASSIGN_OR_RETURN(weights.token_type,
+                           read_small_matrix(file, "token_types.weight", types->dims[1], n_embd));
+    weights.token_type.resize(size_t(n_embd));  // "sentence A": llama.cpp's only type
+  }
+  if (config.traits.learned_positions) {
+    INGOT_ASSIGN_OR_RETURN(weights.position_embedding, bind_matrix(file, "position_embd.weight",
+                                                                   config.context_length, n_embd));
+  }
+  INGOT_ASSIGN_OR_RETURN(weights.embedding_norm,
+                         read_vector(file, "token_embd_norm.weight", n_embd));
+  INGOT_ASSIGN_OR_RETURN(weights.embedding_norm_bias,
+                         read_vector(file, "token_embd_norm.bias", n_embd));
+  return {};
+}
+
+// A reranker's head, when the file has one: BERT's cls (dense, tanh) and
+// cls.output; Qwen3-Reranker's cls.output alone (its yes and no rows).
+Status bind_classifier(const gguf::GgufFile& file, ModelConfig& config, ModelWeights& weights) {
+  const gguf::TensorInfo* out = file.find_tensor("cls.output.weight");
+  if (out == nullptr) return {};
+  const int64_t n_embd = config.n_embd;
+  if (out->dims.size() != 2 || out->dims[0] != n_embd || out->dims[1] < 1) {
+    return invalid_format("tensor cls.output.weight is not [outputs][n_embd]");
+  }
+  const int64_t outputs = out->dims[1];
+  INGOT_ASSIGN_OR_RETURN(weights.classifier_output,
+                         read_small_matrix(file, "cls.output.weight", outputs, n_embd));
+  if (file.find_tensor("cls.output.bias") != nullptr) {
+    INGOT_ASSIGN_OR_RETURN(weights.classifier_output_bias,
+                           read_vector(file, "cls.output.bias", outputs));
+  }
+  if (file.find_tensor("cls.weight") != nullptr) {
+    INGOT_ASSIGN_OR_RETURN(weights.classifier,
+                           read_small_matrix(file, "cls.weight", n_embd, n_embd));
+    if (file.find_tensor("cls.bias") != nullptr) {
+      INGOT_ASSIGN_OR_RETURN(weights.classifier_bias, read_vector(file, "cls.bias", n_embd));
+    }
+  }
+  config.classifier_outputs = outputs;
+  return {};
+}
+
 }  // namespace
 
 bool arena_fits(size_t arena_bytes, std::optional<uint64_t> available_bytes) {
@@ -478,11 +567,19 @@ Result<ModelWeights> ModelWeights::bind(const gguf::GgufFile& file, ModelConfig&
       return std::move(layer.error().add_context("binding layer " + std::to_string(i)));
     weights.layers.push_back(std::move(layer).value());
   }
-  INGOT_ASSIGN_OR_RETURN(weights.output_norm,
-                         read_vector(file, "output_norm.weight", config.n_embd));
-  // Models that tie their output projection to the embedding store no output.weight.
+  if (config.traits.encoder) {
+    INGOT_RETURN_IF_ERROR(bind_encoder_ends(file, config, weights));
+  } else {
+    INGOT_ASSIGN_OR_RETURN(weights.output_norm,
+                           read_vector(file, "output_norm.weight", config.n_embd));
+  }
+  INGOT_RETURN_IF_ERROR(bind_classifier(file, config, weights));
+  // Models that tie their output projection to the embedding store no
+  // output.weight; an encoder has no vocabulary projection at all.
   weights.tied_output = file.find_tensor("output.weight") == nullptr;
-  if (weights.tied_output) {
+  if (config.traits.encoder) {
+    weights.tied_output = false;
+  } else if (weights.tied_output) {
     weights.output = weights.token_embedding;
   } else {
     INGOT_ASSIGN_OR_RETURN(weights.output,

@@ -65,6 +65,12 @@ struct LayerWeights {
   kernels::WeightMatrix per_layer_proj{};  // n_embd rows
   std::vector<float> per_layer_post_norm;
   float output_scale = 1.0f;
+
+  // Encoders: attn_post_norm and ffn_post_norm are LayerNorms after each
+  // sub-layer's residual sum, with these biases; BERT's feed-forward is
+  // biased (and has no gate).
+  std::vector<float> attn_post_norm_bias, ffn_post_norm_bias;
+  std::vector<float> up_bias, down_bias;
 };
 
 // Qwen3.5's multi-token-prediction block: from a token's embedding and the
@@ -91,6 +97,14 @@ struct ModelWeights {
   kernels::WeightMatrix per_layer_embedding{};
   kernels::WeightMatrix per_layer_model_proj{};
   std::vector<float> per_layer_proj_norm;
+  // Encoders: the learned positions ([context][n_embd], BERT), the first
+  // token type's row added to every token, and the embedding's LayerNorm.
+  kernels::WeightMatrix position_embedding{};
+  std::vector<float> token_type, embedding_norm, embedding_norm_bias;
+  // A reranker's classification head over its pooled state: a dense tanh
+  // layer (cls, [n_embd][n_embd], BERT's, may be absent), then the
+  // output (cls.output, [classifier_outputs][n_embd]); biases may be empty.
+  std::vector<float> classifier, classifier_bias, classifier_output, classifier_output_bias;
   // The first multi-token-prediction block, when the file has one.
   std::optional<PredictionWeights> prediction;
 

@@ -68,6 +68,12 @@ void Metrics::count_embeddings(int64_t inputs) {
   embedding_inputs_ += static_cast<uint64_t>(inputs);
 }
 
+void Metrics::count_reranked(int64_t documents) {
+  std::lock_guard lock(mutex_);
+  ++rerank_requests_;
+  rerank_documents_ += static_cast<uint64_t>(documents);
+}
+
 std::string Metrics::render(const engine::EngineStats& engine) const {
   std::lock_guard lock(mutex_);
   std::string out;
@@ -92,6 +98,8 @@ std::string Metrics::render(const engine::EngineStats& engine) const {
   counter("ingot_embedding_requests_total", "/v1/embeddings requests answered.",
           embedding_requests_);
   counter("ingot_embedding_inputs_total", "Inputs embedded by /v1/embeddings.", embedding_inputs_);
+  counter("ingot_rerank_requests_total", "/v1/rerank requests answered.", rerank_requests_);
+  counter("ingot_rerank_documents_total", "Documents scored by /v1/rerank.", rerank_documents_);
   counter("ingot_prefix_cache_hits_total", "Requests that reused cached prompt tokens.",
           static_cast<uint64_t>(engine.prefix_cache_hits));
   counter("ingot_prefix_cache_tokens_total", "Prompt tokens reused from the cache.",

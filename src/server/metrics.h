@@ -38,6 +38,8 @@ class Metrics {
   void count_slow_client_dropped();
   // One /v1/embeddings request of `inputs` inputs.
   void count_embeddings(int64_t inputs);
+  // One /v1/rerank request of `documents` documents.
+  void count_reranked(int64_t documents);
 
   std::string render(const engine::EngineStats& engine) const;
 
@@ -50,6 +52,8 @@ class Metrics {
   uint64_t slow_clients_dropped_ = 0;
   uint64_t embedding_requests_ = 0;
   uint64_t embedding_inputs_ = 0;
+  uint64_t rerank_requests_ = 0;
+  uint64_t rerank_documents_ = 0;
   Histogram time_to_first_token_;
   Histogram time_per_token_;
 };

@@ -59,6 +59,14 @@ struct ServingContext {
   // The file is an embedding model (it names its pooling): the generation
   // routes refuse it, saying what it is for.
   bool embedding_only = false;
+  // /v1/rerank is served: the model has a classification head and the
+  // file names rank pooling (reranking_only: the generation routes and
+  // /v1/embeddings refuse it) or the server was started with --reranking.
+  bool reranking = false;
+  bool reranking_only = false;
+  // The file's prompt for a (query, document) pair
+  // (tokenizer.chat_template.rerank), when it has one.
+  std::optional<std::string> rerank_template;
   ServingDefaults defaults;
   std::chrono::milliseconds shutdown_grace{10'000};
   Metrics* metrics = nullptr;

@@ -79,6 +79,7 @@ std::vector<int32_t> Tokenizer::encode(std::string_view text, bool add_special,
     after_special = false;
   }
   if (add_special && s.vocab.add_eos() && special.eos != kNoToken) ids.push_back(special.eos);
+  if (add_special && s.vocab.add_sep() && special.sep != kNoToken) ids.push_back(special.sep);
   return ids;
 }
 

@@ -144,11 +144,12 @@ void Vocab::read_flags(const gguf::Metadata& metadata) {
       break;
     case VocabKind::kWordPiece:
       add_bos_ = true;  // [CLS] ... [SEP]
-      add_eos_ = true;
+      add_sep_ = true;
       break;
   }
   add_bos_ = metadata.get_or<bool>("tokenizer.ggml.add_bos_token", add_bos_);
   add_eos_ = metadata.get_or<bool>("tokenizer.ggml.add_eos_token", add_eos_);
+  add_sep_ = metadata.get_or<bool>("tokenizer.ggml.add_sep_token", add_sep_);
   add_space_prefix_ = metadata.get_or<bool>("tokenizer.ggml.add_space_prefix", add_space_prefix_);
 }
 

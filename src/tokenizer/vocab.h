@@ -70,6 +70,8 @@ class Vocab {
   const SpecialIds& special_ids() const { return special_; }
   bool add_bos() const { return add_bos_; }
   bool add_eos() const { return add_eos_; }
+  // BERT's [SEP] after a text (and after it the EOS, when both are asked).
+  bool add_sep() const { return add_sep_; }
   bool add_space_prefix() const { return add_space_prefix_; }
   // The tokens a generation stops on: eos, eot, eom and the end-of-turn
   // tokens of known chat formats. Sorted ascending.
@@ -111,6 +113,7 @@ class Vocab {
   SpecialIds special_;
   bool add_bos_ = false;
   bool add_eos_ = false;
+  bool add_sep_ = false;
   bool add_space_prefix_ = false;
   std::vector<int32_t> end_of_generation_;
 };

@@ -14,11 +14,15 @@ export function sharedModel(name) {
 }
 
 // A model ingot-synth writes into `dir` with the shared tiny-qwen3's
-// vocabulary: a shape in a type, with one of ../shared's chat templates
-// and the prediction block's weights (--nextn) when given.
+// vocabulary (an encoder's shape, "*bert*", BGE's WordPiece one): a shape
+// in a type, with one of ../shared's chat templates and the prediction
+// block's weights (--nextn) when given.
 export function synthesizedModel(dir, shape, type, { template, nextn } = {}) {
   const file = path.join(dir, `${shape}-${type}${nextn ? `-${nextn}` : ''}.gguf`);
-  const args = ['--shape', shape, '--type', type, '--vocab-from', sharedModel('tiny-qwen3-f16.gguf'), '--out', file];
+  const vocabulary = shape.includes('bert')
+    ? path.join(sharedDir, 'fixtures', 'tokenizer', 'ggml-vocab-bert-bge.gguf')
+    : sharedModel('tiny-qwen3-f16.gguf');
+  const args = ['--shape', shape, '--type', type, '--vocab-from', vocabulary, '--out', file];
   if (template) args.push('--chat-template', path.join(sharedDir, 'fixtures', 'templates', template));
   if (nextn) args.push('--nextn', nextn);
   execFileSync(path.join(path.dirname(ingotBinary), 'ingot-synth'), args);

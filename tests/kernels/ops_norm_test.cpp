@@ -45,5 +45,29 @@ TEST(RmsNorm, Avx512MatchesScalar) {
   }
 }
 
+// Against the definition, with a row whose mean is far from zero (the
+// variance must be of the centered values) and in place.
+TEST(LayerNorm, CentersScalesAndShifts) {
+  const int64_t n = 37;
+  std::vector<float> x = random_floats(2 * n, 3.0f, 7), w = random_floats(n, 1.0f, 8),
+                     b = random_floats(n, 0.5f, 9);
+  for (int64_t i = 0; i < n; ++i) x[n + i] += 100.0f;
+  std::vector<float> y(2 * n);
+  layer_norm(x.data(), w.data(), b.data(), y.data(), 2, n, 1e-12f);
+  for (int64_t r = 0; r < 2; ++r) {
+    double mean = 0, variance = 0;
+    for (int64_t i = 0; i < n; ++i) mean += x[r * n + i];
+    mean /= n;
+    for (int64_t i = 0; i < n; ++i) variance += (x[r * n + i] - mean) * (x[r * n + i] - mean);
+    variance /= n;
+    for (int64_t i = 0; i < n; ++i) {
+      const double expected = (x[r * n + i] - mean) / std::sqrt(variance + 1e-12) * w[i] + b[i];
+      EXPECT_NEAR(y[r * n + i], expected, 2e-5);
+    }
+  }
+  layer_norm(x.data(), w.data(), nullptr, x.data(), 2, n, 1e-12f);
+  for (int64_t i = 0; i < 2 * n; ++i) EXPECT_NEAR(x[i], y[i] - b[i % n], 2e-5);
+}
+
 }  // namespace
 }  // namespace ingot::kernels

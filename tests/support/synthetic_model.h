@@ -1,6 +1,7 @@
 #pragma once
 // Models ingot-synth writes for tests: a shape in a weight type with the
-// real Qwen vocabulary of ../shared's tiny-qwen3, written once per test
+// real Qwen vocabulary of ../shared's tiny-qwen3 (an encoder's, "*bert*",
+// with BGE's WordPiece vocabulary), written once per test
 // process into its temporary folder (ingot-synth writes the same bytes for
 // the same command every time). Needs ../shared.
 
@@ -27,11 +28,14 @@ inline std::string synthetic_model(const std::string& shape, const std::string& 
     base = shape.substr(0, at);
     seed = shape.substr(at + 2);
   }
+  const std::string vocabulary = shape.find("bert") != std::string::npos
+                                     ? "fixtures/tokenizer/ggml-vocab-bert-bge.gguf"
+                                     : "models/tiny-qwen3-f16.gguf";
   if (!std::filesystem::exists(out)) {
-    const std::string command =
-        (build_dir() / "ingot-synth").string() + " --shape " + base + " --type " + type +
-        " --seed " + seed + " --nextn " + nextn + " --vocab-from " +
-        shared_path("models/tiny-qwen3-f16.gguf").string() + " --out " + out.string();
+    const std::string command = (build_dir() / "ingot-synth").string() + " --shape " + base +
+                                " --type " + type + " --seed " + seed + " --nextn " + nextn +
+                                " --vocab-from " + shared_path(vocabulary).string() + " --out " +
+                                out.string();
     EXPECT_EQ(std::system(command.c_str()), 0) << command;
   }
   return out.string();

@@ -77,8 +77,25 @@ void write_gemma4(const Shape& s, const Key& key, gguf::GgufWriter& w) {
   if (g.final_softcap > 0) w.set_f32(key("final_logit_softcapping"), g.final_softcap);
 }
 
+// Qwen3-Reranker as llama.cpp's converter writes it: the labels of its
+// head's rows (llama.cpp counts its outputs by them) and the prompt each
+// (query, document) pair is put in.
+template <typename Key>
+void write_decoder_reranker(const Shape&, const Key& key, gguf::GgufWriter& w) {
+  const std::vector<std::string> labels{"yes", "no"};
+  w.set_strings(key("classifier.output_labels"), labels);
+  w.set_string(
+      "tokenizer.chat_template.rerank",
+      "<|im_start|>system\nJudge whether the Document meets the requirements based on the Query "
+      "and the Instruct provided. Note that the answer can only be \"yes\" or "
+      "\"no\".<|im_end|>\n<|im_start|>user\n<Instruct>: Given a web search query, retrieve "
+      "relevant passages that answer the query\n<Query>: {query}\n<Document>: "
+      "{document}<|im_end|>\n<|im_start|>assistant\n<think>\n\n</think>\n\n");
+}
+
 void write_hyperparameters(const Shape& s, gguf::GgufWriter& w) {
   std::string arch(s.architecture);
+  const bool encoder = s.architecture == "bert" || s.architecture == "nomic-bert";
   auto key = [&arch](std::string_view suffix) { return arch + "." + std::string(suffix); };
   w.set_string("general.architecture", arch);
   w.set_u32(key("context_length"), static_cast<uint32_t>(s.context));
@@ -130,6 +147,11 @@ void write_hyperparameters(const Shape& s, gguf::GgufWriter& w) {
   if (s.pooling_type > 0) {
     w.set_u32(key("pooling_type"), static_cast<uint32_t>(s.pooling_type));
   }
+  if (encoder) {
+    w.set_bool(key("attention.causal"), false);
+    w.set_f32(key("attention.layer_norm_epsilon"), s.rms_epsilon);
+  }
+  if (s.classifier_outputs > 1) write_decoder_reranker(s, key, w);
   if (s.yarn_factor > 0) {
     w.set_string(key("rope.scaling.type"), "yarn");
     w.set_f32(key("rope.scaling.factor"), s.yarn_factor);
@@ -145,8 +167,8 @@ void write_hyperparameters(const Shape& s, gguf::GgufWriter& w) {
                 static_cast<uint32_t>(s.moe.shared_feed_forward));
     }
   }
-  w.set_f32(key("rope.freq_base"), static_cast<float>(s.rope_base));
-  w.set_f32(key("attention.layer_norm_rms_epsilon"), s.rms_epsilon);
+  if (s.rope_base > 0) w.set_f32(key("rope.freq_base"), static_cast<float>(s.rope_base));
+  if (!encoder) w.set_f32(key("attention.layer_norm_rms_epsilon"), s.rms_epsilon);
 }
 
 Result<int64_t> write_vocabulary(const Options& o, gguf::GgufWriter& writer) {

@@ -55,6 +55,8 @@ gguf::GgufWriter::Filler random_filler(const PlannedTensor& tensor, kernels::Ele
           return 3.0f * uniform(rng) - 1.0f;
         case TensorRole::kRouterBias:
           return 75.0f * normal(rng);
+        case TensorRole::kClassifier:
+          return 5.0f * normal(rng);
         case TensorRole::kRouterInputScale:
           return 8.0f * std::sqrt(float(row_length)) * (0.5f + uniform(rng));
         case TensorRole::kQueryKeyNorm:

@@ -32,6 +32,23 @@ constexpr Shape kShapes[] = {
      0, {}, 0, {}, {}, {}, 0, 0, 0, 0, 3},
     {"qwen3-embedding-0.6b", "qwen3", 1024, 28,  16,   8,  128,     3072, false, true,   true, 1e6,    32768,  1e-6f,
      0, {}, 0, {}, {}, {}, 0, 0, 0, 0, 3},
+    // A Qwen3-Reranker in small: rank pooling, the last token's state
+    // through cls.output (its "yes" and "no" rows), then a softmax.
+    {"tiny-qwen3-reranker", "qwen3", 256, 2,     4,    2,  64,      768,  false, true,   true, 1e6,    8192,   1e-6f,
+     0, {}, 0, {}, {}, {}, 0, 0, 0, 0, 4, 2},
+    // BERT encoders (head size hidden / heads, LayerNorm epsilon 1e-12, CLS
+    // pooling as BGE's): in small, bge-small-en-v1.5's shape, and a
+    // cross-encoder reranker (bge-reranker's head: cls, tanh, cls.output).
+    {"tiny-bert",     "bert",   128,   2,    4,    4,  32,      512,  true,  false,  false, 0,      512,    1e-12f,
+     0, {}, 0, {}, {}, {}, 0, 0, 0, 0, 2},
+    {"bge-small-en-v1.5", "bert", 384, 12,   12,   12, 32,      1536, true,  false,  false, 0,      512,    1e-12f,
+     0, {}, 0, {}, {}, {}, 0, 0, 0, 0, 2},
+    {"tiny-bert-reranker", "bert", 128,  2,    4,    4,  32,      512,  true,  false,  false, 0,      512,    1e-12f,
+     0, {}, 0, {}, {}, {}, 0, 0, 0, 0, 4, 1},
+    // nomic-embed-text in small: fused q/k/v, RoPE (NeoX, base 1000),
+    // SwiGLU, no biases, mean pooling.
+    {"tiny-nomic-bert", "nomic-bert", 128, 2,  4,    4,  32,      256,  false, false,  false, 1000,   2048,   1e-12f,
+     0, {}, 0, {}, {}, {}, 0, 0, 0, 0, 1},
     {"qwen3-0.6b",    "qwen3",  1024,  28,   16,   8,  128,     3072, false, true,   true, 1e6,    40960,  1e-6f},
     {"llama3.2-1b",   "llama",  2048,  16,   32,   8,  64,      8192, false, false,  true, 5e5,    131072, 1e-5f},
     // Qwen3.5's hybrid layout in small: three linear-attention layers, then

@@ -93,6 +93,9 @@ struct Shape {
   // An embedding model's pooling (<arch>.pooling_type, llama.cpp's
   // numbering: 1 mean, 2 CLS, 3 last); 0: not written (a chat model).
   int64_t pooling_type = 0;
+  // A reranker's classification head (cls.output, one row per label; BERT's
+  // also a dense cls layer before it); 0: none.
+  int64_t classifier_outputs = 0;
 
   int64_t head_dim_of(int64_t layer) const {
     return gemma.global_every > 0 && gemma.is_sliding(layer) ? gemma.sliding_head_dim : head_dim;

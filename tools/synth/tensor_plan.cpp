@@ -176,8 +176,70 @@ void plan_phi3_block(const Shape& s, const AddTensor& add) {
   add("ffn_down.weight", {s.feed_forward, s.hidden}, TensorRole::kFeedForwardDown);
 }
 
+// BERT and nomic-bert: post-norm layers. BERT's q, k and v are apart and
+// every matrix biased; nomic-bert's q, k and v are fused, unbiased, and its
+// feed-forward is SwiGLU.
+void plan_encoder_block(const Shape& s, const AddTensor& add) {
+  const int64_t width = s.heads * s.head_dim;
+  if (s.architecture == "bert") {
+    for (const char* name : {"attn_q", "attn_k", "attn_v"}) {
+      add(fmt::format("{}.weight", name), {s.hidden, width},
+          name == std::string_view("attn_v") ? TensorRole::kAttentionV : TensorRole::kOtherWeight);
+      add(fmt::format("{}.bias", name), {width}, TensorRole::kBias);
+    }
+  } else {
+    add("attn_qkv.weight", {s.hidden, 3 * width}, TensorRole::kOtherWeight);
+  }
+  add("attn_output.weight", {width, s.hidden}, TensorRole::kOtherWeight);
+  if (s.architecture == "bert") add("attn_output.bias", {s.hidden}, TensorRole::kBias);
+  add("attn_output_norm.weight", {s.hidden}, TensorRole::kNorm);
+  add("attn_output_norm.bias", {s.hidden}, TensorRole::kBias);
+  if (s.architecture != "bert") {
+    add("ffn_gate.weight", {s.hidden, s.feed_forward}, TensorRole::kOtherWeight);
+  }
+  add("ffn_up.weight", {s.hidden, s.feed_forward}, TensorRole::kOtherWeight);
+  if (s.architecture == "bert") add("ffn_up.bias", {s.feed_forward}, TensorRole::kBias);
+  add("ffn_down.weight", {s.feed_forward, s.hidden}, TensorRole::kFeedForwardDown);
+  if (s.architecture == "bert") add("ffn_down.bias", {s.hidden}, TensorRole::kBias);
+  add("layer_output_norm.weight", {s.hidden}, TensorRole::kNorm);
+  add("layer_output_norm.bias", {s.hidden}, TensorRole::kBias);
+}
+
+bool is_encoder(const Shape& s) {
+  return s.architecture == "bert" || s.architecture == "nomic-bert";
+}
+
+// An encoder's embedding side: token types, BERT's learned positions, and
+// the LayerNorm after their sum.
+void plan_encoder_embedding(const Shape& s, std::vector<PlannedTensor>& out) {
+  out.push_back({"token_types.weight", {s.hidden, 2}, TensorRole::kUnquantized, -1});
+  if (s.architecture == "bert") {
+    out.push_back({"position_embd.weight", {s.hidden, s.context}, TensorRole::kOtherWeight, -1});
+  }
+  out.push_back({"token_embd_norm.weight", {s.hidden}, TensorRole::kNorm, -1});
+  out.push_back({"token_embd_norm.bias", {s.hidden}, TensorRole::kBias, -1});
+}
+
+// A reranker's head: BERT's dense cls layer then cls.output; a decoder's
+// cls.output alone.
+void plan_classifier(const Shape& s, std::vector<PlannedTensor>& out) {
+  if (is_encoder(s)) {
+    out.push_back({"cls.weight", {s.hidden, s.hidden}, TensorRole::kClassifier, -1});
+    out.push_back({"cls.bias", {s.hidden}, TensorRole::kBias, -1});
+  }
+  out.push_back(
+      {"cls.output.weight", {s.hidden, s.classifier_outputs}, TensorRole::kClassifier, -1});
+  if (is_encoder(s)) {
+    out.push_back({"cls.output.bias", {s.classifier_outputs}, TensorRole::kBias, -1});
+  }
+}
+
 void plan_block(const Shape& s, int64_t layer, std::vector<PlannedTensor>& out) {
   const AddTensor add = layer_adder(layer, out);
+  if (is_encoder(s)) {
+    plan_encoder_block(s, add);
+    return;
+  }
   if (s.architecture == "gpt-oss") {
     plan_gpt_oss_block(s, add);
     return;
@@ -244,10 +306,13 @@ std::vector<PlannedTensor> plan_tensors(const Shape& shape, int64_t vocabulary_s
       tensors.push_back({name, {pairs}, TensorRole::kLongRopeFactors, -1});
     }
   }
+  if (is_encoder(shape)) plan_encoder_embedding(shape, tensors);
   for (int64_t layer = 0; layer < shape.layers; ++layer) plan_block(shape, layer, tensors);
   for (int64_t i = 0; i < shape.nextn_layers; ++i) {
     plan_nextn_block(shape, shape.layers + i, tensors);
   }
+  if (shape.classifier_outputs > 0) plan_classifier(shape, tensors);
+  if (is_encoder(shape)) return tensors;  // no output norm, no vocabulary projection
   tensors.push_back({"output_norm.weight", {shape.hidden}, TensorRole::kNorm, -1});
   if (!shape.tied_output) {
     tensors.push_back({"output.weight", {shape.hidden, vocabulary_size}, TensorRole::kOutput, -1});

@@ -43,6 +43,9 @@ enum class TensorRole {
   // give, as a trained router's is, so that few tokens' choices sit on a
   // near tie that the two programs' rounding could break apart.
   kRouterBias,
+  // A reranker's head (cls, cls.output): wider than other weights, so that
+  // the synthetic scores of different documents lie apart.
+  kClassifier,
 };
 
 struct PlannedTensor {

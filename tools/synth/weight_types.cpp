@@ -100,6 +100,7 @@ ElementType element_type_for(const PlannedTensor& tensor, WeightPreset preset, c
     case TensorRole::kLongRopeFactors:
     case TensorRole::kAttentionSink:
     case TensorRole::kRouterBias:
+    case TensorRole::kClassifier:
       return ElementType::kF32;
     default:
       break;

@@ -62,6 +62,13 @@ engine::GenerationRequest embedding_generation(std::vector<int32_t> tokens,
 }
 
 asio::awaitable<void> serve_embeddings(HttpExchange& exchange, ServingContext& context) {
+  if (!context.embedding_pooling && context.reranking_only) {
+    co_await exchange.respond_error(invalid_request(
+        "The model '" + context.model_id +
+            "' is a reranking model: it answers POST /v1/rerank, not /v1/embeddings.",
+        "model", "model_not_embedding"));
+    co_return;
+  }
   if (!context.embedding_pooling) {
     co_await exchange.respond_error(
         invalid_request("This server does not serve embeddings: start it with --embeddings.",

@@ -1,0 +1,123 @@
+// POST /v1/rerank (and /rerank): each (query, document) pair formatted as
+// llama-server formats it (server/rerank_prompt.h) and scored by the
+// engine's rank pooling, the pairs of one request submitted together so
+// that they share forward passes, at most a window of them at a time.
+
+#include <deque>
+#include <memory>
+
+#include "server/openai/json_body.h"
+#include "server/openai/rerank_request.h"
+#include "server/openai/rerank_response.h"
+#include "server/rerank_prompt.h"
+#include "server/routes/generation_submission.h"
+#include "server/routes/prompt_building.h"
+#include "server/routes/routes.h"
+
+namespace ingot::server {
+namespace {
+
+// Pairs submitted ahead of the one being collected.
+constexpr size_t kPairsInFlight = 16;
+
+// Each pair's tokens; one the context cannot hold is refused naming its
+// document.
+std::variant<std::vector<std::vector<int32_t>>, ApiError> tokenize_pairs(
+    const RerankRequest& request, const ServingContext& context) {
+  const int64_t context_size = context.engine->context_size();
+  std::vector<std::vector<int32_t>> pairs;
+  for (size_t i = 0; i < request.documents.size(); ++i) {
+    std::vector<int32_t> tokens = rerank_tokens(*context.tokenizer, context.rerank_template,
+                                                request.query, request.documents[i]);
+    if (int64_t(tokens.size()) > context_size) {
+      return invalid_request("The query with 'documents[" + std::to_string(i) + "]' has " +
+                                 std::to_string(tokens.size()) +
+                                 " tokens, more than the context of " +
+                                 std::to_string(context_size) + ".",
+                             "documents", "context_length_exceeded");
+    }
+    pairs.push_back(std::move(tokens));
+  }
+  return pairs;
+}
+
+engine::GenerationRequest rank_generation(std::vector<int32_t> tokens) {
+  engine::GenerationRequest generation;
+  generation.prompt = std::move(tokens);
+  generation.max_tokens = 0;
+  generation.pooling = engine::Pooling::kRank;
+  return generation;
+}
+
+std::optional<ApiError> refusal_for_non_reranker(const ServingContext& context) {
+  if (context.reranking) return std::nullopt;
+  return invalid_request("The model '" + context.model_id +
+                             "' is not a reranker: it has no classification head (cls.output), "
+                             "so this server does not answer /v1/rerank.",
+                         "model", "model_not_reranker");
+}
+
+asio::awaitable<void> serve_rerank(HttpExchange& exchange, ServingContext& context) {
+  if (auto refusal = refusal_for_non_reranker(context)) {
+    co_await exchange.respond_error(std::move(*refusal));
+    co_return;
+  }
+  auto body = parse_json_body(exchange.request().body());
+  if (auto* error = std::get_if<ApiError>(&body)) {
+    co_await exchange.respond_error(std::move(*error));
+    co_return;
+  }
+  RequestLimits limits{context.model_ids(), context.defaults.max_tokens_cap};
+  RerankRequestOrError parsed =
+      parse_rerank_request(std::get<ordered_json>(body), limits, context.max_embedding_inputs);
+  if (auto* error = std::get_if<ApiError>(&parsed)) {
+    co_await exchange.respond_error(std::move(*error));
+    co_return;
+  }
+  const RerankRequest& request = std::get<RerankRequest>(parsed);
+  AdmissionOrder::Ticket ticket = context.admission.take();
+  auto tokenized = co_await off_io_thread(
+      context, exchange, [&request, &context] { return tokenize_pairs(request, context); });
+  if (auto* error = std::get_if<ApiError>(&tokenized)) {
+    co_await exchange.respond_error(std::move(*error));
+    co_return;
+  }
+  auto& pairs = std::get<std::vector<std::vector<int32_t>>>(tokenized);
+  co_await ticket.wait_turn();
+  std::vector<float> scores;
+  std::deque<std::unique_ptr<EngineEvents>> in_flight;
+  size_t next = 0;
+  int64_t prompt_tokens = 0;
+  while (scores.size() < pairs.size()) {
+    while (next < pairs.size() && in_flight.size() < kPairsInFlight) {
+      auto events = co_await submit_generation(
+          exchange, context, rank_generation(std::move(pairs[next])), std::move(ticket));
+      if (!events) co_return;  // refused, and answered
+      in_flight.push_back(std::move(events));
+      ++next;
+    }
+    std::optional<engine::CollectedReply> reply =
+        co_await collect_whole_reply(exchange, context, *in_flight.front());
+    if (!reply) co_return;  // the client left, or the reply was answered
+    in_flight.pop_front();
+    prompt_tokens += reply->finish->usage.prompt_tokens;
+    const std::vector<float>& outputs = reply->finish->embedding;
+    scores.push_back(outputs.empty() ? 0.0f : outputs[0]);
+  }
+  if (context.metrics) context.metrics->count_reranked(int64_t(pairs.size()));
+  co_await exchange.respond(http::status::ok,
+                            dump(rerank_list(context.model_id, request, scores, prompt_tokens)),
+                            "application/json");
+}
+
+}  // namespace
+
+void add_rerank_routes(Router& router, ServingContext& context) {
+  for (const char* path : {"/v1/rerank", "/rerank"}) {
+    router.add({http::verb::post, path,
+                [&context](HttpExchange& exchange) { return serve_rerank(exchange, context); },
+                /*requires_auth=*/true, /*json_body=*/true});
+  }
+}
+
+}  // namespace ingot::server
