@@ -55,11 +55,13 @@ function makeInputs(count, minWords, maxWords) {
   return inputs;
 }
 
+let model;  // the served id, from /v1/models
+
 async function embed(input) {
   const started = performance.now();
   const response = await fetch(`${options.url}/v1/embeddings`, {
     method: 'POST', headers: { 'Content-Type': 'application/json' },
-    body: JSON.stringify({ input, encoding_format: 'float' }),
+    body: JSON.stringify({ model, input, encoding_format: 'float' }),
   });
   const body = await response.json();
   if (!response.ok || body.data?.length !== input.length) {
@@ -93,6 +95,7 @@ async function run(inputs) {
   };
 }
 
+model = (await (await fetch(`${options.url}/v1/models`)).json()).data[0].id;
 const inputs = makeInputs(Number(options.inputs), Number(options['min-words']), Number(options['max-words']));
 await embed(inputs.slice(0, 4));  // warm-up
 const results = [];

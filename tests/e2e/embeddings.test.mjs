@@ -137,3 +137,18 @@ test('an embedding model serves embeddings unasked and refuses chat, saying what
     assert.equal(await served.stop(), 0);
   }
 });
+
+test('concurrent requests of many inputs all succeed: none is refused for the others inputs', { skip }, async () => {
+  // Six requests of eight inputs on two slots: 48 inputs, more than the
+  // queue holds, yet each request keeps only as many in flight as there
+  // are slots and waits for its own when the queue is full.
+  const input = Array.from({ length: 8 }, (_, i) => `${fixture.cases[i % 3].prompt} ${i}`);
+  const replies = await Promise.all(Array.from({ length: 6 },
+    () => client.embeddings.create({ model, input, encoding_format: 'float' })));
+  for (const reply of replies) {
+    assert.equal(reply.data.length, 8);
+    for (let i = 0; i < 8; ++i) {
+      assert.ok(cosine(reply.data[i].embedding, replies[0].data[i].embedding) >= 0.999999, String(i));
+    }
+  }
+});

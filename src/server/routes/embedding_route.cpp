@@ -1,24 +1,17 @@
 // POST /v1/embeddings (and /embeddings): each input pooled by the engine,
-// the inputs of one request submitted together so that they share forward
-// passes, at most a window of them at a time so that a long list never
-// fills the engine's queue.
-
-#include <deque>
-#include <memory>
+// the inputs of one request run together (routes/pooled_submission.h).
 
 #include "server/openai/chat_response.h"
 #include "server/openai/embedding_request.h"
 #include "server/openai/embedding_response.h"
 #include "server/openai/json_body.h"
 #include "server/routes/generation_submission.h"
+#include "server/routes/pooled_submission.h"
 #include "server/routes/prompt_building.h"
 #include "server/routes/routes.h"
 
 namespace ingot::server {
 namespace {
-
-// Inputs submitted ahead of the one being collected.
-constexpr size_t kInputsInFlight = 16;
 
 // Each input's tokens; an input the context cannot hold is refused naming
 // its index, or cut when the request asks (`truncate`).
@@ -96,28 +89,17 @@ asio::awaitable<void> serve_embeddings(HttpExchange& exchange, ServingContext& c
     co_return;
   }
   auto& inputs = std::get<std::vector<std::vector<int32_t>>>(tokenized);
-  co_await ticket.wait_turn();
+  std::vector<engine::GenerationRequest> generations;
+  for (std::vector<int32_t>& tokens : inputs) {
+    generations.push_back(embedding_generation(std::move(tokens), *context.embedding_pooling));
+  }
+  auto finished = co_await run_pooled(exchange, context, std::move(generations), std::move(ticket));
+  if (!finished) co_return;  // the client left, or the request was answered
   std::vector<std::vector<float>> embeddings;
-  std::deque<std::unique_ptr<EngineEvents>> in_flight;
-  size_t next = 0;
   int64_t prompt_tokens = 0;
-  while (embeddings.size() < inputs.size()) {
-    while (next < inputs.size() && in_flight.size() < kInputsInFlight) {
-      auto events = co_await submit_generation(
-          exchange, context,
-          embedding_generation(std::move(inputs[next]), *context.embedding_pooling),
-          std::move(ticket));
-      if (!events) co_return;  // refused, and answered
-      in_flight.push_back(std::move(events));
-      ++next;
-    }
-    std::optional<engine::CollectedReply> reply =
-        co_await collect_whole_reply(exchange, context, *in_flight.front());
-    if (!reply) co_return;  // the client left, or the reply was answered
-    in_flight.pop_front();
-    prompt_tokens += reply->finish->usage.prompt_tokens;
-    embeddings.push_back(
-        finished_embedding(std::move(reply->finish->embedding), request.dimensions));
+  for (engine::FinishEvent& finish : *finished) {
+    prompt_tokens += finish.usage.prompt_tokens;
+    embeddings.push_back(finished_embedding(std::move(finish.embedding), request.dimensions));
   }
   if (context.metrics) context.metrics->count_embeddings(int64_t(inputs.size()));
   co_await exchange.respond(

@@ -89,18 +89,31 @@ asio::awaitable<bool> send_events(HttpExchange& exchange, std::vector<StreamEven
 asio::awaitable<std::unique_ptr<EngineEvents>> submit_generation(
     HttpExchange& exchange, ServingContext& context, engine::GenerationRequest generation,
     AdmissionOrder::Ticket ticket) {
-  Result<engine::RequestHandle> handle = context.engine->submit(std::move(generation));
+  Result<std::unique_ptr<EngineEvents>> events =
+      try_submit_generation(exchange, context, std::move(generation));
   ticket.release();
-  if (!handle.ok()) {
-    ApiError error = admission_error(handle.error());
-    auto headers = retry_after(error);
-    co_await exchange.respond_error(std::move(error), std::move(headers));
+  if (!events.ok()) {
+    co_await answer_refusal(exchange, events.error());
     co_return nullptr;
   }
+  co_return std::move(events).value();
+}
+
+Result<std::unique_ptr<EngineEvents>> try_submit_generation(HttpExchange& exchange,
+                                                            ServingContext& context,
+                                                            engine::GenerationRequest generation) {
+  Result<engine::RequestHandle> handle = context.engine->submit(std::move(generation));
+  if (!handle.ok()) return handle.error();
   auto events =
       std::make_unique<EngineEvents>(exchange.stream().get_executor(), std::move(handle).value());
   events->watch(exchange.stream().socket());
-  co_return events;
+  return events;
+}
+
+asio::awaitable<void> answer_refusal(HttpExchange& exchange, const Error& error) {
+  ApiError api = admission_error(error);
+  auto headers = retry_after(api);
+  co_await exchange.respond_error(std::move(api), std::move(headers));
 }
 
 void record_usage(HttpExchange& exchange, ServingContext& context, const engine::Usage& usage) {

@@ -59,6 +59,12 @@ asio::awaitable<bool> send_events(HttpExchange& exchange, std::vector<StreamEven
 asio::awaitable<std::unique_ptr<EngineEvents>> submit_generation(
     HttpExchange& exchange, ServingContext& context, engine::GenerationRequest generation,
     AdmissionOrder::Ticket ticket);
+// As submit_generation, but a refusal is returned, not answered.
+Result<std::unique_ptr<EngineEvents>> try_submit_generation(HttpExchange& exchange,
+                                                            ServingContext& context,
+                                                            engine::GenerationRequest generation);
+// Answers the engine's refusal of a request.
+asio::awaitable<void> answer_refusal(HttpExchange& exchange, const Error& error);
 
 // A whole reply, read to its finish; usage recorded. Nothing when the
 // client is gone, or when the reply was answered already: an engine error,

@@ -1,24 +1,20 @@
 // POST /v1/rerank (and /rerank): each (query, document) pair formatted as
 // llama-server formats it (server/rerank_prompt.h) and scored by the
-// engine's rank pooling, the pairs of one request submitted together so
-// that they share forward passes, at most a window of them at a time.
+// engine's rank pooling, the pairs of one request run together
+// (routes/pooled_submission.h).
 
-#include <deque>
-#include <memory>
-
+#include "server/openai/chat_response.h"
 #include "server/openai/json_body.h"
 #include "server/openai/rerank_request.h"
 #include "server/openai/rerank_response.h"
 #include "server/rerank_prompt.h"
 #include "server/routes/generation_submission.h"
+#include "server/routes/pooled_submission.h"
 #include "server/routes/prompt_building.h"
 #include "server/routes/routes.h"
 
 namespace ingot::server {
 namespace {
-
-// Pairs submitted ahead of the one being collected.
-constexpr size_t kPairsInFlight = 16;
 
 // Each pair's tokens; one the context cannot hold is refused naming its
 // document.
@@ -68,8 +64,8 @@ asio::awaitable<void> serve_rerank(HttpExchange& exchange, ServingContext& conte
     co_return;
   }
   RequestLimits limits{context.model_ids(), context.defaults.max_tokens_cap};
-  RerankRequestOrError parsed =
-      parse_rerank_request(std::get<ordered_json>(body), limits, context.max_embedding_inputs);
+  RerankRequestOrError parsed = parse_rerank_request(std::get<ordered_json>(body), limits,
+                                                     context.max_embedding_inputs);
   if (auto* error = std::get_if<ApiError>(&parsed)) {
     co_await exchange.respond_error(std::move(*error));
     co_return;
@@ -83,26 +79,16 @@ asio::awaitable<void> serve_rerank(HttpExchange& exchange, ServingContext& conte
     co_return;
   }
   auto& pairs = std::get<std::vector<std::vector<int32_t>>>(tokenized);
-  co_await ticket.wait_turn();
+  std::vector<engine::GenerationRequest> generations;
+  for (std::vector<int32_t>& tokens : pairs)
+    generations.push_back(rank_generation(std::move(tokens)));
+  auto finished = co_await run_pooled(exchange, context, std::move(generations), std::move(ticket));
+  if (!finished) co_return;  // the client left, or the request was answered
   std::vector<float> scores;
-  std::deque<std::unique_ptr<EngineEvents>> in_flight;
-  size_t next = 0;
   int64_t prompt_tokens = 0;
-  while (scores.size() < pairs.size()) {
-    while (next < pairs.size() && in_flight.size() < kPairsInFlight) {
-      auto events = co_await submit_generation(
-          exchange, context, rank_generation(std::move(pairs[next])), std::move(ticket));
-      if (!events) co_return;  // refused, and answered
-      in_flight.push_back(std::move(events));
-      ++next;
-    }
-    std::optional<engine::CollectedReply> reply =
-        co_await collect_whole_reply(exchange, context, *in_flight.front());
-    if (!reply) co_return;  // the client left, or the reply was answered
-    in_flight.pop_front();
-    prompt_tokens += reply->finish->usage.prompt_tokens;
-    const std::vector<float>& outputs = reply->finish->embedding;
-    scores.push_back(outputs.empty() ? 0.0f : outputs[0]);
+  for (const engine::FinishEvent& finish : *finished) {
+    prompt_tokens += finish.usage.prompt_tokens;
+    scores.push_back(finish.embedding.empty() ? 0.0f : finish.embedding[0]);
   }
   if (context.metrics) context.metrics->count_reranked(int64_t(pairs.size()));
   co_await exchange.respond(http::status::ok,
