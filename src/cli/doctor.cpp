@@ -61,6 +61,10 @@ struct Plan {
   uint64_t sliding_layers = 0;
   uint64_t window = 0;
   bool swa_full = false;
+  // What `serve` answers with this file, and how positions are encoded
+  // when not by RoPE (BERT's learned ones).
+  std::string serves = "";
+  bool learned_positions = false;
 
   uint64_t prediction_bytes() const { return mtp ? prediction_kv_bytes + checkpoint_bytes : 0; }
   uint64_t total(uint64_t weights) const {
@@ -71,10 +75,29 @@ struct Plan {
 // What the layers keep per sequence where they differ by kind: the keys and
 // values of the layers that keep their own (Gemma 4, hybrid models), the
 // recurrent state of linear-attention layers, and the experts a token runs.
+// As serve decides: a file naming mean, CLS or last pooling is an embedding
+// model, one naming rank pooling (with a cls.output head) a reranker.
+std::string served_routes(const gguf::GgufFile& file, const model::ModelConfig& c) {
+  static constexpr const char* kPoolings[] = {"none", "mean", "CLS", "last"};
+  if (c.pooling_type >= 1 && c.pooling_type <= 3) {
+    return fmt::format("/v1/embeddings (an embedding model, {} pooling)",
+                       kPoolings[c.pooling_type]);
+  }
+  if (c.pooling_type == 4) {
+    return file.find_tensor("cls.output.weight") != nullptr
+               ? "/v1/rerank (a reranking model)"
+               : "nothing: the file names rank pooling but has no cls.output head";
+  }
+  if (c.traits.encoder) return "/v1/embeddings (an encoder, CLS pooling)";
+  return "chat, completions, messages, responses (serve --embeddings adds /v1/embeddings)";
+}
+
 void plan_layer_memory(const gguf::GgufFile& file, Plan& plan) {
   auto config = model::ModelConfig::from_gguf(file);
   if (!config.ok()) return;
   const model::ModelConfig& c = *config;
+  plan.serves = served_routes(file, c);
+  plan.learned_positions = c.traits.learned_positions;
   plan.experts = uint64_t(c.experts.count);
   plan.experts_used = uint64_t(c.experts.used);
   if (c.traits.gemma) {
@@ -228,7 +251,7 @@ void print_text(const DoctorOptions& options, const gguf::FileSummary& s, const 
           : or_unknown(s.head_count_kv);
   row("heads", fmt::format("{} (KV heads {}, head dim {})", or_unknown(s.head_count), kv_heads,
                            or_unknown(s.key_length)));
-  row("rope", rope_line(s));
+  row("rope", plan.learned_positions ? "none: learned absolute positions" : rope_line(s));
   row("vocabulary",
       fmt::format("{} (pre-tokenizer {}), {} tokens",
                   s.vocabulary_type.empty() ? "none" : s.vocabulary_type,
@@ -278,6 +301,7 @@ void print_text(const DoctorOptions& options, const gguf::FileSummary& s, const 
                               plan.parallel, human_bytes(plan.total(s.weight_bytes))));
   }
   row("kernels", std::string(kernels::isa_name(kernels::active_isa())));
+  if (!plan.serves.empty()) row("serves", plan.serves);
   if (problems.empty()) row("verdict", "ingot can run this model");
   for (const std::string& problem : problems) row("verdict", "cannot run: " + problem);
 }
@@ -344,6 +368,7 @@ void print_json(const DoctorOptions& options, const gguf::FileSummary& s, const 
         {"total_bytes", plan.total(s.weight_bytes)}}},
       {"runnable", problems.empty()},
       {"kernels", std::string(kernels::isa_name(kernels::active_isa()))},
+      {"serves", plan.serves},
       {"problems", problems},
   };
   std::printf("%s\n", out.dump(2).c_str());

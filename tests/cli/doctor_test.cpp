@@ -294,5 +294,26 @@ TEST(Doctor, MissingFileExitsOne) {
   EXPECT_NE(result.err.find("no such file"), std::string::npos) << result.err;
 }
 
+// What serve answers with each kind of file: a chat model, an embedding
+// encoder (whose positions are learned, not rotated) and a reranker.
+TEST(Doctor, SaysWhatServeAnswersWithTheFile) {
+  INGOT_REQUIRE_SHARED();
+  auto serves = [](const std::string& shape) {
+    CommandResult result =
+        run_command({ingot_binary(), "doctor", "--json", "--model", synthetic_model(shape, "f16")});
+    EXPECT_EQ(result.exit_code, 0) << result.err;
+    return json::parse(result.out)["serves"].get<std::string>();
+  };
+  EXPECT_NE(serves("tiny").find("chat"), std::string::npos);
+  EXPECT_NE(serves("tiny-bert").find("/v1/embeddings (an embedding model, CLS pooling)"),
+            std::string::npos);
+  EXPECT_NE(serves("tiny-nomic-bert").find("mean pooling"), std::string::npos);
+  EXPECT_NE(serves("tiny-bert-reranker").find("/v1/rerank"), std::string::npos);
+  EXPECT_NE(serves("tiny-qwen3-reranker").find("/v1/rerank"), std::string::npos);
+  CommandResult text =
+      run_command({ingot_binary(), "doctor", "--model", synthetic_model("tiny-bert", "f16")});
+  EXPECT_NE(text.out.find("learned absolute positions"), std::string::npos) << text.out;
+}
+
 }  // namespace
 }  // namespace ingot::testing
