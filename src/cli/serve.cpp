@@ -15,6 +15,7 @@
 #include "cli/loaded_model.h"
 #include "engine/engine.h"
 #include "kernels/dispatch.h"
+#include "model/lora_adapter.h"
 #include "model/model.h"
 #include "sampling/logit_bias_spec.h"
 #include "server/http/http_server.h"
@@ -48,7 +49,8 @@ struct ServeOptions {
   CacheTypeNames cache_types;
   bool embeddings = false;
   bool reranking = false;
-  std::string pooling;  // empty: the file's pooling_type, else last
+  std::vector<std::string> lora;  // FILE or FILE:SCALE
+  std::string pooling;            // empty: the file's pooling_type, else last
   int64_t max_embedding_inputs = 2048;
 };
 
@@ -63,6 +65,32 @@ int64_t cache_ram_bytes(const ServeOptions& options) {
     bytes = std::min(bytes, int64_t(*available / 4));
   }
   return bytes;
+}
+
+// --lora FILE[:SCALE]: the adapters, loaded for the model, in their order
+// (their ids).
+bool load_adapters(const ServeOptions& options, const LoadedModel& loaded,
+                   server::ServingContext& context) {
+  for (const std::string& spec : options.lora) {
+    std::string path = spec;
+    float scale = 1.0f;
+    if (const size_t colon = spec.rfind(':'); colon != std::string::npos) {
+      char* end = nullptr;
+      const float parsed = std::strtof(spec.c_str() + colon + 1, &end);
+      if (end != spec.c_str() + colon + 1 && *end == '\0') {
+        path = spec.substr(0, colon);
+        scale = parsed;
+      }
+    }
+    auto adapter = model::LoraAdapter::load(path, loaded.model->config());
+    if (!adapter.ok()) {
+      std::fprintf(stderr, "ingot serve: --lora %s: %s\n", spec.c_str(),
+                   adapter.error().describe().c_str());
+      return false;
+    }
+    context.lora_adapters.push_back({std::move(adapter).value(), scale});
+  }
+  return true;
 }
 
 // Reranking needs the file's classification head.
@@ -139,6 +167,7 @@ int serve(ServeOptions options) {
     context.embedding_pooling = embedding_pooling(options.pooling, loaded->model->config());
   }
   context.max_embedding_inputs = options.max_embedding_inputs;
+  if (!load_adapters(options, *loaded, context)) return 2;
   context.defaults = options.defaults;
   context.metrics = &metrics;
   context.responses = std::make_unique<server::responses::ResponseStore>(
@@ -236,6 +265,12 @@ void register_serve(CLI::App& app, int& exit_code) {
   command->add_flag("--embeddings", options->embeddings,
                     "Serve /v1/embeddings: each input's final hidden states pooled (--pooling, "
                     "else as the file says, else the last token's) and normalized");
+  command
+      ->add_option("--lora", options->lora,
+                   "A LoRA adapter (llama.cpp's GGUF format) to run every request with, at "
+                   "SCALE (default 1); repeatable, ids in order; a request's `lora` field "
+                   "chooses among them")
+      ->type_name("FILE[:SCALE]");
   command->add_flag("--reranking,--rerank", options->reranking,
                     "Serve /v1/rerank (the model needs a classification head; a file that names "
                     "rank pooling is served so without it)");

@@ -247,8 +247,8 @@ void Engine::step() {
     if (in_batch_[i].prefill > 0) slot.committed_prefill(in_batch_[i].prefill);
     if (in_batch_[i].decodes) slot.committed_decode();
     // An encoder's keys depend on the tokens after them: no prefix of its
-    // sequence is reusable.
-    if (!in_batch_[i].any() || !model_.config().causal) continue;
+    // sequence is reusable; an adapted sequence's are its adapters' alone.
+    if (!in_batch_[i].any() || !model_.config().causal || !slot.lora().empty()) continue;
     cache_.publish(slot.sequence(), slot.cached());
     if (disk_) disk_->save(cache_, slot.sequence(), slot.cached());
   }
@@ -375,21 +375,26 @@ void Engine::admit_waiting() {
       // moving from the queue to a slot is never counted in neither.
       ++active_;
     }
-    Slot& slot = choose_slot(pending.request.prompt);
+    Slot& slot = choose_slot(pending.request.prompt, pending.request.lora);
     // At least one prompt token is always run, for the logits of the next;
     // a prompt being scored is run whole, for the logits of every token.
     // An embedding pools every prompt token's hidden state: it too is run whole.
     const bool whole = pending.request.prompt_logprobs >= 0 || pending.request.pooling;
-    size_t reuse = whole ? 0
-                         : std::min(slot.common_prefix(pending.request.prompt),
-                                    pending.request.prompt.size() - 1);
+    size_t reuse = whole
+                       ? 0
+                       : std::min(slot.common_prefix(pending.request.prompt, pending.request.lora),
+                                  pending.request.prompt.size() - 1);
     // A recurrent state resumes only from its own end (KvCache::resumable_length).
     reuse =
         static_cast<size_t>(cache_.resumable_length(slot.sequence(), static_cast<int64_t>(reuse)));
     cache_.truncate(slot.sequence(), static_cast<int64_t>(reuse));
     // A cut inside a block another sequence shares may end at its start.
     reuse = std::min(reuse, static_cast<size_t>(cache_.sequence_length(slot.sequence())));
-    if (!whole) reuse = attach_shared_prefix(slot, pending.request.prompt, reuse);
+    // Shared blocks are computed without adapters; an adapted request keeps
+    // its own.
+    if (!whole && pending.request.lora.empty()) {
+      reuse = attach_shared_prefix(slot, pending.request.prompt, reuse);
+    }
     if (drafter_) drafter_->restart(slot, reuse);
     if (reuse > 0) {
       ++prefix_hits_;
@@ -426,14 +431,14 @@ size_t Engine::attach_shared_prefix(const Slot& slot, const std::vector<int32_t>
   return static_cast<size_t>(cache_.attach_cached_prefix(slot.sequence(), prompt, limit));
 }
 
-Slot& Engine::choose_slot(const std::vector<int32_t>& prompt) {
+Slot& Engine::choose_slot(const std::vector<int32_t>& prompt, const model::LoraSet& lora) {
   // The free slot sharing the longest prefix; among those sharing none, the
   // one holding the least, so that useful caches survive longest.
   Slot* best = nullptr;
   size_t best_prefix = 0;
   for (Slot& slot : slots_) {
     if (slot.busy()) continue;
-    size_t prefix = slot.common_prefix(prompt);
+    size_t prefix = slot.common_prefix(prompt, lora);
     bool better = best == nullptr || prefix > best_prefix ||
                   (prefix == best_prefix && slot.cached().size() < best->cached().size());
     if (better) {
@@ -464,11 +469,12 @@ void Engine::build_batch() {
     in_batch_[i].first_entry = batch_.size();
     in_batch_[i].first_position = slot.position();
     in_batch_[i].first_row = static_cast<int64_t>(logits_rows_.size());
-    batch_.add(slot.decode_token(), slot.position(), slot.sequence(), true, checkpoint);
+    batch_.add(slot.decode_token(), slot.position(), slot.sequence(), true, checkpoint,
+               &slot.lora());
     logits_rows_.push_back({&slot, true});
     for (size_t j = 0; j < drafts.size(); ++j) {
       batch_.add(drafts[j], slot.position() + 1 + static_cast<int64_t>(j), slot.sequence(), true,
-                 j + 1 < drafts.size());
+                 j + 1 < drafts.size(), &slot.lora());
       logits_rows_.push_back({&slot, false, true});
     }
     in_batch_[i].decodes = true;
@@ -489,8 +495,8 @@ void Engine::build_batch() {
     for (size_t j = 0; j < chunk.size(); ++j) {
       bool draws = completes && j + 1 == chunk.size() && slot.samples_after_prompt();
       bool wants_logits = draws || slot.scores_prompt();
-      batch_.add(chunk[j], slot.position() + static_cast<int64_t>(j), slot.sequence(),
-                 wants_logits);
+      batch_.add(chunk[j], slot.position() + static_cast<int64_t>(j), slot.sequence(), wants_logits,
+                 false, &slot.lora());
       if (wants_logits) logits_rows_.push_back({&slot, draws});
     }
     in_batch_[i].prefill = chunk.size();
@@ -527,7 +533,9 @@ bool Engine::waits_for_another_slots_prefill(size_t index) const {
   const auto block = static_cast<size_t>(cache_.block_size());
   for (size_t j = 0; j < slots_.size(); ++j) {
     const Slot& other = slots_[j];
-    if (j == index || !other.prefilling() || other.scores_prompt()) continue;
+    if (j == index || !other.prefilling() || other.scores_prompt() || !other.lora().empty()) {
+      continue;
+    }
     const auto ahead = static_cast<size_t>(other.position());
     if (ahead < position || (ahead == position && j > index)) continue;
     const std::vector<int32_t>& mine = slot.prompt();
@@ -554,7 +562,7 @@ void Engine::take_blocks_computed_meanwhile(Slot& slot) {
 // scored (that wants every token's logits) and with no drafter to follow.
 bool Engine::can_share_while_prefilling(const Slot& slot) const {
   return cache_.shares_prefixes() && !drafter_ && !slot.scores_prompt() && !slot.embeds() &&
-         slot.position() % cache_.block_size() == 0;
+         slot.lora().empty() && slot.position() % cache_.block_size() == 0;
 }
 
 // A scored prompt wants a vocabulary-sized row per token: its chunks are

@@ -127,7 +127,7 @@ class Engine {
   bool wait_for_work();
   void drop_cancelled();
   void admit_waiting();
-  Slot& choose_slot(const std::vector<int32_t>& prompt);
+  Slot& choose_slot(const std::vector<int32_t>& prompt, const model::LoraSet& lora);
   size_t attach_shared_prefix(const Slot& slot, const std::vector<int32_t>& prompt, size_t reuse);
   void build_batch();
   void pool_embeddings(const model::Logits& logits);

@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "engine/reasoning_splitter.h"
+#include "model/lora_adapter.h"
 #include "model/pooling.h"
 #include "sampling/params.h"
 #include "sampling/sampler.h"
@@ -38,6 +39,10 @@ struct GenerationRequest {
   // carries the pooled hidden state, not normalized (kRank: the model's
   // rank head's scores, the relevance first).
   std::optional<Pooling> pooling;
+  // LoRA adapters to run with, each at its scale (the caller keeps them
+  // loaded while the request runs). Its cached prefix is its own: it
+  // reuses only what the same adapters at the same scales computed.
+  model::LoraSet lora;
 };
 
 // A generated token with what logprobs report of it.

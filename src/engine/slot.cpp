@@ -10,9 +10,17 @@ double ms_since(Clock::time_point start) {
   return std::chrono::duration<double, std::milli>(Clock::now() - start).count();
 }
 
+bool same_adapters(const model::LoraSet& a, const model::LoraSet& b) {
+  return std::equal(a.begin(), a.end(), b.begin(), b.end(),
+                    [](const model::LoraUse& x, const model::LoraUse& y) {
+                      return x.adapter == y.adapter && x.scale == y.scale;
+                    });
+}
+
 }  // namespace
 
-size_t Slot::common_prefix(const std::vector<int32_t>& prompt) const {
+size_t Slot::common_prefix(const std::vector<int32_t>& prompt, const model::LoraSet& lora) const {
+  if (!same_adapters(lora, lora_)) return 0;
   auto [a, b] = std::mismatch(cached_.begin(), cached_.end(), prompt.begin(), prompt.end());
   return static_cast<size_t>(a - cached_.begin());
 }
@@ -21,6 +29,7 @@ void Slot::start(std::shared_ptr<RequestState> state, GenerationRequest request,
                  Clock::time_point submitted, sampling::grammar::TokenMasker* masker) {
   request_ = std::move(state);
   prompt_ = std::move(request.prompt);
+  lora_ = std::move(request.lora);
   // What the cache holds: the slot's own earlier tokens or blocks another
   // sequence computed, the prompt's first tokens either way.
   cached_.assign(prompt_.begin(), prompt_.begin() + static_cast<ptrdiff_t>(reuse));

@@ -54,7 +54,11 @@ class Slot {
   void pool_hidden(const float* rows, int64_t n, int64_t n_embd, int64_t first);
 
   // Length of the common prefix of the cached tokens and `prompt`.
-  size_t common_prefix(const std::vector<int32_t>& prompt) const;
+  // Length of the common prefix of the cached tokens and `prompt`, when
+  // they were computed with the same LoRA adapters; else 0.
+  size_t common_prefix(const std::vector<int32_t>& prompt, const model::LoraSet& lora) const;
+  // The adapters the slot's tokens run (and its cached ones ran) with.
+  const model::LoraSet& lora() const { return lora_; }
 
   // Takes a request, keeping `reuse` cached tokens (the caller has already
   // truncated the KV cache to them). `masker` serves a request with a
@@ -137,6 +141,7 @@ class Slot {
   std::vector<float> scratch_logits_;
   int32_t prompt_logprobs_ = -1;
   std::optional<model::PooledEmbedding> pooled_;
+  model::LoraSet lora_;
   std::vector<GeneratedToken> prompt_scores_;
   sampling::Candidates score_scratch_;
   // draw()'s token, or the grammar mask's failure, for take_drawn.

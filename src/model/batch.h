@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "model/kv_cache.h"
+#include "model/lora_adapter.h"
 
 namespace ingot::model {
 
@@ -18,20 +19,27 @@ struct BatchEntry {
   // Keep the recurrent state as it stands after this entry (a speculative
   // step's token, which a later truncate() may go back to).
   bool checkpoint = false;
+  // The LoRA adapters the entry's sequence runs with; null or empty: none.
+  // Owned by the caller, alive until the step's forward() returns.
+  const LoraSet* lora = nullptr;
 };
 
 class Batch {
  public:
   void add(int32_t token, int64_t position, SequenceId sequence, bool wants_logits,
-           bool checkpoint = false) {
-    entries_.push_back({token, position, sequence, wants_logits, checkpoint});
+           bool checkpoint = false, const LoraSet* lora = nullptr) {
+    entries_.push_back({token, position, sequence, wants_logits, checkpoint, lora});
     if (wants_logits) ++n_logits_;
+    if (lora != nullptr && !lora->empty()) has_lora_ = true;
   }
   void clear() {
     entries_.clear();
     n_logits_ = 0;
     keeps_hidden_ = false;
+    has_lora_ = false;
   }
+  // Whether any entry runs with an adapter.
+  bool has_lora() const { return has_lora_; }
   // Also return every entry's final hidden state (Logits::hidden): the
   // multi-token-prediction block reads the trunk's.
   void keep_hidden() { keeps_hidden_ = true; }
@@ -47,6 +55,7 @@ class Batch {
   std::vector<BatchEntry> entries_;  // reused across steps: clear() keeps capacity
   int64_t n_logits_ = 0;
   bool keeps_hidden_ = false;
+  bool has_lora_ = false;
 };
 
 // The logits forward() returns: one row of n_vocab per entry that wanted

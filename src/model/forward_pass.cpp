@@ -104,7 +104,7 @@ Result<Logits> ForwardPass::run(const Batch& batch, KvCache& cache, ThreadPool& 
       attention_block(weights_.layers[layer], attention_shape(layer),
                       drops_rows_after(layer, batch), batch, cache, pool);
     }
-    if (n_rows_ > 0) feed_forward_block(weights_.layers[layer], n_rows_, pool);
+    if (n_rows_ > 0) feed_forward_block(weights_.layers[layer], n_rows_, pool, &batch);
     if (config_.traits.gemma && n_rows_ > 0) finish_layer(weights_.layers[layer], layer, pool);
   }
   advance_recurrent_states(batch, cache);
@@ -249,7 +249,7 @@ void ForwardPass::attention_block(const LayerWeights& w, const AttentionShape& s
   const int64_t n_tokens = batch.size();
   kernels::rms_norm(x_.data(), w.attn_norm.data(), normed_.data(), n_tokens, config_.n_embd,
                     config_.rms_eps);
-  project_qkv(w, s, normed_.data(), n_tokens, pool);
+  project_qkv(w, s, normed_.data(), n_tokens, pool, &batch);
   const KvRotation rotation = kv_rotation(cache.types());
   rotate_for_cache(s, rotation, n_tokens);
   if (s.own_kv) store_kv(s, n_tokens, cache);
@@ -264,6 +264,10 @@ void ForwardPass::attention_block(const LayerWeights& w, const AttentionShape& s
   packed_attended_.reset(attended_.data(), n_rows_, s.q_dim);
   kernels::matmul(w.wo, packed_attended_.for_weight(w.wo, pool), normed_.data(), config_.n_embd,
                   pool);
+  if (batch.has_lora()) {
+    add_lora(LoraTarget::kOutput, layer_index(w), batch, attended_.data(), normed_.data(), n_rows_,
+             true, pool);
+  }
   add_bias(normed_.data(), w.bo, n_rows_);
   if (!w.attn_post_norm.empty()) {
     kernels::rms_norm(normed_.data(), w.attn_post_norm.data(), normed_.data(), n_rows_,
@@ -320,7 +324,7 @@ void ForwardPass::keep_output_rows(const Batch& batch, int64_t q_dim) {
 }
 
 void ForwardPass::project_qkv(const LayerWeights& w, const AttentionShape& s, const float* input,
-                              int64_t n_tokens, ThreadPool& pool) {
+                              int64_t n_tokens, ThreadPool& pool, const Batch* batch) {
   const ModelConfig& c = config_;
   packed_normed_.reset(input, n_tokens, c.n_embd);
   const bool gated = c.traits.hybrid;
@@ -335,6 +339,12 @@ void ForwardPass::project_qkv(const LayerWeights& w, const AttentionShape& s, co
       products[n_products++] = packed_normed_.product(w.wv, v_.data(), s.kv_dim, pool);
   }
   kernels::matmul_all(std::span(products, n_products), pool);
+  if (batch != nullptr && batch->has_lora()) {
+    const int64_t layer = layer_index(w);
+    add_lora(LoraTarget::kQ, layer, *batch, input, q_.data(), n_tokens, false, pool);
+    add_lora(LoraTarget::kK, layer, *batch, input, k_.data(), n_tokens, false, pool);
+    add_lora(LoraTarget::kV, layer, *batch, input, v_.data(), n_tokens, false, pool);
+  }
   if (s.own_kv && w.wv.rows == 0) std::copy_n(k_.data(), n_tokens * s.kv_dim, v_.data());
   if (gated) split_query_gate(n_tokens);
   add_bias(q_.data(), w.bq, n_tokens);
@@ -543,7 +553,8 @@ void ForwardPass::attend(const AttentionShape& s, const float* sinks, const Batc
   });
 }
 
-void ForwardPass::feed_forward_block(const LayerWeights& w, int64_t n_tokens, ThreadPool& pool) {
+void ForwardPass::feed_forward_block(const LayerWeights& w, int64_t n_tokens, ThreadPool& pool,
+                                     const Batch* batch) {
   const ModelConfig& c = config_;
   const bool mixture = !w.expert_gate.empty();
   if (mixture && c.traits.gemma) return gemma_mixture_block(w, n_tokens, pool);
@@ -557,7 +568,7 @@ void ForwardPass::feed_forward_block(const LayerWeights& w, int64_t n_tokens, Th
     }
     gate_shared_expert(w, n_tokens);
   }
-  dense_feed_forward(w, n_tokens, pool);  // or a mixture's shared expert
+  dense_feed_forward(w, n_tokens, pool, mixture ? nullptr : batch);  // or a mixture's shared expert
   if (!w.ffn_post_norm.empty()) {
     kernels::rms_norm(normed_.data(), w.ffn_post_norm.data(), normed_.data(), n_tokens, c.n_embd,
                       c.rms_eps);
@@ -574,16 +585,28 @@ void ForwardPass::feed_forward_block(const LayerWeights& w, int64_t n_tokens, Th
   }
 }
 
-// normed_ <- Wdown act(Wgate normed_) * (Wup normed_), normed_ packed already.
-void ForwardPass::dense_feed_forward(const LayerWeights& w, int64_t n_tokens, ThreadPool& pool) {
+// normed_ <- Wdown act(Wgate normed_) * (Wup normed_), normed_ packed
+// already; with the batch's LoRA deltas when it is given.
+void ForwardPass::dense_feed_forward(const LayerWeights& w, int64_t n_tokens, ThreadPool& pool,
+                                     const Batch* batch) {
   const ModelConfig& c = config_;
   const kernels::MatmulProduct products[] = {
       packed_normed_.product(w.gate, gate_.data(), c.n_ff, pool),
       packed_normed_.product(w.up, up_.data(), c.n_ff, pool)};
   kernels::matmul_all(products, pool);
+  const bool lora = batch != nullptr && batch->has_lora();
+  const int64_t layer = lora ? layer_index(w) : -1;
+  if (lora) {
+    add_lora(LoraTarget::kGate, layer, *batch, normed_.data(), gate_.data(), n_tokens, true, pool);
+    add_lora(LoraTarget::kUp, layer, *batch, normed_.data(), up_.data(), n_tokens, true, pool);
+  }
   gate_and_pack(w.down, n_tokens,
                 c.traits.gemma ? HiddenActivation::kGeluGated : HiddenActivation::kSwiGLU, pool);
   kernels::matmul(w.down, packed_hidden_, normed_.data(), c.n_embd, pool);
+  // gate_ holds the activated hidden rows the down projection read.
+  if (lora) {
+    add_lora(LoraTarget::kDown, layer, *batch, gate_.data(), normed_.data(), n_tokens, true, pool);
+  }
 }
 
 // Gemma 4's mixture member: the dense feed-forward and the experts side by

@@ -19,6 +19,7 @@
 #include "model/expert_feed_forward.h"
 #include "model/kv_cache.h"
 #include "model/linear_attention.h"
+#include "model/lora_adapter.h"
 #include "model/model_config.h"
 #include "model/packed_input.h"
 #include "model/per_layer_embedding.h"
@@ -94,8 +95,9 @@ class ForwardPass {
   void attention_block(const LayerWeights& w, const AttentionShape& s, bool drops_rows,
                        const Batch& batch, KvCache& cache, ThreadPool& pool);
   void linear_attention_block(int64_t layer, const Batch& batch, KvCache& cache, ThreadPool& pool);
+  // With `batch`, the entries' LoRA deltas are added.
   void project_qkv(const LayerWeights& w, const AttentionShape& s, const float* input,
-                   int64_t n_tokens, ThreadPool& pool);
+                   int64_t n_tokens, ThreadPool& pool, const Batch* batch = nullptr);
   void split_query_gate(int64_t n_tokens);
   void apply_output_gate();
   // Hadamard runs over which a quantized cache's keys and values turn (0: none).
@@ -112,15 +114,23 @@ class ForwardPass {
   void finish_layer(const LayerWeights& w, int64_t layer, ThreadPool& pool);
   void soft_cap(int64_t n_rows);
   void advance_recurrent_states(const Batch& batch, KvCache& cache);
-  void feed_forward_block(const LayerWeights& w, int64_t n_tokens, ThreadPool& pool);
+  void feed_forward_block(const LayerWeights& w, int64_t n_tokens, ThreadPool& pool,
+                          const Batch* batch = nullptr);
   void gate_shared_expert(const LayerWeights& w, int64_t n_tokens);
-  void dense_feed_forward(const LayerWeights& w, int64_t n_tokens, ThreadPool& pool);
+  void dense_feed_forward(const LayerWeights& w, int64_t n_tokens, ThreadPool& pool,
+                          const Batch* batch = nullptr);
   void gemma_mixture_block(const LayerWeights& w, int64_t n_tokens, ThreadPool& pool);
   enum class HiddenActivation { kSwiGLU, kGeluGated, kGelu };
   void gate_and_pack(const kernels::WeightMatrix& down, int64_t n_tokens,
                      HiddenActivation activation, ThreadPool& pool,
                      const std::vector<float>& bias = {});
   void keep_output_rows(const Batch& batch, int64_t q_dim);
+  // Adds each row's LoRA deltas (forward_lora.cpp) to a projection's
+  // output: x holds n_rows inputs, y their outputs, row r belonging to
+  // entry rows_[r] (`mapped`) or to entry r.
+  void add_lora(LoraTarget target, int64_t layer, const Batch& batch, const float* x, float* y,
+                int64_t n_rows, bool mapped, ThreadPool& pool);
+  int64_t layer_index(const LayerWeights& w) const;
   Logits output(const Batch& batch, const std::vector<float>& norm,
                 const kernels::WeightMatrix& head, ThreadPool& pool);
 

@@ -13,6 +13,7 @@
 #include "chat/chat_template.h"
 #include "chat/tool_calls/tool_call_family.h"
 #include "engine/engine.h"
+#include "model/lora_adapter.h"
 #include "sampling/params.h"
 #include "server/admission_order.h"
 #include "server/grammar_cache.h"
@@ -67,6 +68,13 @@ struct ServingContext {
   // The file's prompt for a (query, document) pair
   // (tokenizer.chat_template.rerank), when it has one.
   std::optional<std::string> rerank_template;
+  // LoRA adapters loaded with --lora, by id (their order), each with the
+  // scale requests that do not name adapters run it at.
+  struct ServedAdapter {
+    std::shared_ptr<const model::LoraAdapter> adapter;
+    float scale = 1.0f;
+  };
+  std::vector<ServedAdapter> lora_adapters;
   ServingDefaults defaults;
   std::chrono::milliseconds shutdown_grace{10'000};
   Metrics* metrics = nullptr;

@@ -29,6 +29,15 @@ export function synthesizedModel(dir, shape, type, { template, nextn } = {}) {
   return file;
 }
 
+// A LoRA adapter ingot-synth writes into `dir` for `shape` (llama.cpp's
+// format), of `rank`, seeded by `seed`.
+export function synthesizedAdapter(dir, shape, seed, rank = 8) {
+  const file = path.join(dir, `${shape}-lora-${seed}.gguf`);
+  execFileSync(path.join(path.dirname(ingotBinary), 'ingot-synth'),
+    ['--shape', shape, '--type', 'f16', '--lora-rank', String(rank), '--seed', String(seed), '--out', file]);
+  return file;
+}
+
 export function haveShared() {
   return existsSync(path.join(sharedDir, 'models'));
 }

@@ -115,9 +115,15 @@ struct Parity {
   }
 };
 
+// The LoRA adapters case c runs with: lora[c], or none.
+inline const LoraSet* lora_of(const std::vector<const LoraSet*>& lora, size_t c) {
+  return c < lora.size() ? lora[c] : nullptr;
+}
+
 // Every case on its own sequence, one after another.
 inline Parity run_sequentially(Model& model, const std::vector<GoldenCase>& cases, double tolerance,
-                               ThreadPool& pool, KvCache::Types cache_types = {}) {
+                               ThreadPool& pool, KvCache::Types cache_types = {},
+                               const std::vector<const LoraSet*>& lora = {}) {
   Parity parity;
   KvCache cache = model.make_cache(512, 0, cache_types);
   Batch batch;
@@ -126,7 +132,8 @@ inline Parity run_sequentially(Model& model, const std::vector<GoldenCase>& case
     const SequenceId sequence = SequenceId(c);
     batch.clear();
     for (size_t i = 0; i < golden.prompt.size(); ++i) {
-      batch.add(golden.prompt[i], int64_t(i), sequence, i + 1 == golden.prompt.size());
+      batch.add(golden.prompt[i], int64_t(i), sequence, i + 1 == golden.prompt.size(), false,
+                lora_of(lora, c));
     }
     int64_t position = int64_t(golden.prompt.size());
     for (const GoldenStep& step : golden.steps) {
@@ -135,7 +142,7 @@ inline Parity run_sequentially(Model& model, const std::vector<GoldenCase>& case
       if (!logits.ok()) return parity;
       parity.add(compare(logits->row(0), logits->n_vocab, step, tolerance));
       batch.clear();
-      batch.add(step.token, position++, sequence, true);
+      batch.add(step.token, position++, sequence, true, false, lora_of(lora, c));
     }
     cache.drop(sequence);
   }
@@ -145,7 +152,8 @@ inline Parity run_sequentially(Model& model, const std::vector<GoldenCase>& case
 // Every case on its own sequence, all in the same batches: the prompts'
 // tokens interleaved in one batch, then one token of each per step.
 inline Parity run_interleaved(Model& model, const std::vector<GoldenCase>& cases, double tolerance,
-                              ThreadPool& pool, KvCache::Types cache_types = {}) {
+                              ThreadPool& pool, KvCache::Types cache_types = {},
+                              const std::vector<const LoraSet*>& lora = {}) {
   Parity parity;
   KvCache cache = model.make_cache(512, 0, cache_types);
   Batch batch;
@@ -157,8 +165,10 @@ inline Parity run_interleaved(Model& model, const std::vector<GoldenCase>& cases
   for (size_t i = 0; i < longest_prompt; ++i) {
     for (size_t c = 0; c < cases.size(); ++c) {
       const std::vector<int32_t>& prompt = cases[c].prompt;
-      if (i < prompt.size())
-        batch.add(prompt[i], int64_t(i), SequenceId(c), i + 1 == prompt.size());
+      if (i < prompt.size()) {
+        batch.add(prompt[i], int64_t(i), SequenceId(c), i + 1 == prompt.size(), false,
+                  lora_of(lora, c));
+      }
     }
   }
   // Which logits row belongs to which case: rows come in entry order.
@@ -179,7 +189,7 @@ inline Parity run_interleaved(Model& model, const std::vector<GoldenCase>& cases
     for (size_t c = 0; c < cases.size(); ++c) {
       if (s + 1 >= cases[c].steps.size()) continue;
       const int64_t position = int64_t(cases[c].prompt.size() + s);
-      batch.add(cases[c].steps[s].token, position, SequenceId(c), true);
+      batch.add(cases[c].steps[s].token, position, SequenceId(c), true, false, lora_of(lora, c));
       row_case.push_back(c);
     }
   }

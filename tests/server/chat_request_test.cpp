@@ -343,5 +343,20 @@ TEST(ApiError, EnvelopeHasAllFourFields) {
   EXPECT_TRUE(body["error"]["code"].is_null());
 }
 
+// llama-server's per-request adapters: a list of {id, scale}; scale 0 when
+// absent; each id once.
+TEST(ChatRequest, LoraNamesAdaptersByIdAndScale) {
+  EXPECT_FALSE(accepted(minimal()).lora.has_value());
+  ChatRequest two = accepted(with(minimal(), "lora", {{{"id", 1}, {"scale", 0.5}}, {{"id", 0}}}));
+  ASSERT_TRUE(two.lora.has_value());
+  EXPECT_EQ(*two.lora, (std::vector<std::pair<int64_t, float>>{{1, 0.5f}, {0, 0.0f}}));
+  EXPECT_TRUE(accepted(with(minimal(), "lora", json::array())).lora->empty());
+  for (const json& bad :
+       {json("a"), json{{{"scale", 1}}}, json{{{"id", -1}}}, json{{{"id", true}}},
+        json{{{"id", 0}, {"scale", "x"}}}, json{{{"id", 0}}, {{"id", 0}}}, json{1}}) {
+    EXPECT_EQ(refused(with(minimal(), "lora", bad)).param, "lora") << bad.dump();
+  }
+}
+
 }  // namespace
 }  // namespace ingot::server

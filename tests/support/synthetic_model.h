@@ -41,4 +41,19 @@ inline std::string synthetic_model(const std::string& shape, const std::string& 
   return out.string();
 }
 
+// A LoRA adapter of `rank` for `shape` that ingot-synth writes with `seed`
+// (in llama.cpp's format), once per test process.
+inline std::string synthetic_lora(const std::string& shape, uint64_t seed, int rank = 8,
+                                  const std::string& type = "f16") {
+  const std::filesystem::path out =
+      temp_dir() / (shape + "-lora-" + std::to_string(seed) + "-" + type + ".gguf");
+  if (!std::filesystem::exists(out)) {
+    const std::string command = (build_dir() / "ingot-synth").string() + " --shape " + shape +
+                                " --type " + type + " --lora-rank " + std::to_string(rank) +
+                                " --seed " + std::to_string(seed) + " --out " + out.string();
+    EXPECT_EQ(std::system(command.c_str()), 0) << command;
+  }
+  return out.string();
+}
+
 }  // namespace ingot::testing

@@ -34,6 +34,8 @@ struct Options {
   std::string name;
   std::string chat_template;
   std::string nextn = "random";
+  int64_t lora_rank = 0;  // > 0: write a LoRA adapter for the shape, not a model
+  float lora_alpha = 16.0f;
 };
 
 template <typename Key>
@@ -208,6 +210,27 @@ void write_general(const Options& o, WeightPreset preset, gguf::GgufWriter& writ
   }
 }
 
+// A LoRA adapter in llama.cpp's format (convert_lora_to_gguf.py's keys):
+// general.type "adapter", adapter.type "lora", adapter.lora.alpha, and the
+// low-rank pair of each targeted projection, seeded like a model's weights.
+Status write_lora_adapter(const Options& o, const Shape& shape, WeightPreset preset) {
+  gguf::GgufWriter writer;
+  writer.set_string("general.architecture", std::string(shape.architecture));
+  writer.set_string("general.type", "adapter");
+  writer.set_string("general.name", o.name.empty()
+                                        ? fmt::format("ingot-synth LoRA rank {} for {} seed {}",
+                                                      o.lora_rank, o.shape, o.seed)
+                                        : o.name);
+  writer.set_string("adapter.type", "lora");
+  writer.set_f32("adapter.lora.alpha", o.lora_alpha);
+  for (const PlannedTensor& tensor : plan_lora_tensors(shape, o.lora_rank)) {
+    const kernels::ElementType type = element_type_for(tensor, preset, shape);
+    INGOT_RETURN_IF_ERROR(
+        writer.add_tensor(tensor.name, tensor.dims, type, random_filler(tensor, type, o.seed)));
+  }
+  return writer.write(o.out);
+}
+
 Status synthesize(const Options& o) {
   std::optional<Shape> shape = find_shape(o.shape);
   if (!shape) {
@@ -218,6 +241,14 @@ Status synthesize(const Options& o) {
   if (!preset) {
     return invalid_argument(fmt::format(
         "unknown type '{}' (known: f32, f16, q8_0, q4_0, q4_k_m, iq4_nl, iq4_xs, mxfp4)", o.type));
+  }
+  if (o.lora_rank > 0) {
+    if (shape->full_attention_interval > 0 || shape->moe.experts > 0 ||
+        shape->gemma.global_every > 0 || shape->architecture == "phi3" ||
+        shape->architecture == "bert" || shape->architecture == "nomic-bert") {
+      return invalid_argument("LoRA adapters are written for plain transformer shapes only");
+    }
+    return write_lora_adapter(o, *shape, *preset);
   }
   gguf::GgufWriter writer;
   write_hyperparameters(*shape, writer);
@@ -262,6 +293,12 @@ int main(int argc, char** argv) {
                  "The prediction block's weights: random, or echo (it drafts the token it is "
                  "given, for tests of speculative decoding)")
       ->check(CLI::IsMember({"random", "echo"}))
+      ->capture_default_str();
+  app.add_option("--lora-rank", options.lora_rank,
+                 "Write a LoRA adapter of this rank for the shape (llama.cpp's format) instead "
+                 "of a model")
+      ->check(CLI::Range(1, 1024));
+  app.add_option("--lora-alpha", options.lora_alpha, "The adapter's alpha (scale alpha / rank)")
       ->capture_default_str();
   CLI11_PARSE(app, argc, argv);
 

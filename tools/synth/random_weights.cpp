@@ -57,6 +57,9 @@ gguf::GgufWriter::Filler random_filler(const PlannedTensor& tensor, kernels::Ele
           return 75.0f * normal(rng);
         case TensorRole::kClassifier:
           return 5.0f * normal(rng);
+        case TensorRole::kLoraA:
+        case TensorRole::kLoraB:
+          return 2.0f * normal(rng);
         case TensorRole::kRouterInputScale:
           return 8.0f * std::sqrt(float(row_length)) * (0.5f + uniform(rng));
         case TensorRole::kQueryKeyNorm:

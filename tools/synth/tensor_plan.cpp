@@ -282,6 +282,22 @@ void plan_block(const Shape& s, int64_t layer, std::vector<PlannedTensor>& out) 
   add("ffn_down.weight", {s.feed_forward, s.hidden}, TensorRole::kFeedForwardDown);
 }
 
+std::vector<PlannedTensor> plan_tensors_of_layer(const Shape& shape, int64_t layer) {
+  std::vector<PlannedTensor> tensors;
+  plan_block(shape, layer, tensors);
+  return tensors;
+}
+
+// The projections PEFT adapters usually target.
+bool is_lora_target(const std::string& name) {
+  for (const char* target :
+       {".attn_q.weight", ".attn_k.weight", ".attn_v.weight", ".attn_output.weight",
+        ".ffn_gate.weight", ".ffn_up.weight", ".ffn_down.weight"}) {
+    if (name.ends_with(target)) return true;
+  }
+  return false;
+}
+
 }  // namespace
 
 std::vector<PlannedTensor> plan_tensors(const Shape& shape, int64_t vocabulary_size) {
@@ -316,6 +332,19 @@ std::vector<PlannedTensor> plan_tensors(const Shape& shape, int64_t vocabulary_s
   tensors.push_back({"output_norm.weight", {shape.hidden}, TensorRole::kNorm, -1});
   if (!shape.tied_output) {
     tensors.push_back({"output.weight", {shape.hidden, vocabulary_size}, TensorRole::kOutput, -1});
+  }
+  return tensors;
+}
+
+std::vector<PlannedTensor> plan_lora_tensors(const Shape& shape, int64_t rank) {
+  std::vector<PlannedTensor> tensors;
+  for (int64_t layer = 0; layer < shape.layers; ++layer) {
+    for (const PlannedTensor& base : plan_tensors_of_layer(shape, layer)) {
+      if (!is_lora_target(base.name)) continue;
+      const int64_t in = base.dims[0], out = base.dims[1];
+      tensors.push_back({base.name + ".lora_a", {in, rank}, TensorRole::kLoraA, layer});
+      tensors.push_back({base.name + ".lora_b", {rank, out}, TensorRole::kLoraB, layer});
+    }
   }
   return tensors;
 }

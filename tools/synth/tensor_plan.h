@@ -46,6 +46,10 @@ enum class TensorRole {
   // A reranker's head (cls, cls.output): wider than other weights, so that
   // the synthetic scores of different documents lie apart.
   kClassifier,
+  // A LoRA adapter's low-rank pair: wide enough that the adapted model's
+  // greedy replies differ from the base's.
+  kLoraA,
+  kLoraB,
 };
 
 struct PlannedTensor {
@@ -56,5 +60,10 @@ struct PlannedTensor {
 };
 
 std::vector<PlannedTensor> plan_tensors(const Shape& shape, int64_t vocabulary_size);
+
+// A LoRA adapter of `rank` for a plain transformer shape, in llama.cpp's
+// format: for each layer's q, k, v, output, gate, up and down projections,
+// "<weight>.lora_a" {in, rank} and "<weight>.lora_b" {rank, out}.
+std::vector<PlannedTensor> plan_lora_tensors(const Shape& shape, int64_t rank);
 
 }  // namespace ingot::synth

@@ -1,6 +1,7 @@
 #include "server/openai/generation_fields.h"
 
 #include <algorithm>
+#include <cmath>
 #include <cstdlib>
 
 namespace ingot::server {
@@ -169,11 +170,46 @@ void check_logit_bias(Validator& v, GenerationFields& request) {
   }
 }
 
+namespace {
+
+void check_lora(Validator& v, GenerationFields& request) {
+  const Validator::json* lora = v.field("lora");
+  if (lora == nullptr || v.failed()) return;
+  const std::string shape = "'lora' must be a list of {\"id\": integer, \"scale\": number}.";
+  if (!lora->is_array()) return v.fail(shape, "lora");
+  std::vector<std::pair<int64_t, float>> adapters;
+  for (const Validator::json& entry : *lora) {
+    if (!entry.is_object()) return v.fail(shape, "lora");
+    auto id = entry.find("id");
+    if (id == entry.end() || id->is_boolean() || !id->is_number_integer() ||
+        id->get<int64_t>() < 0) {
+      return v.fail("'lora' entries need an \"id\", a non-negative integer.", "lora");
+    }
+    float scale = 0.0f;
+    if (auto it = entry.find("scale"); it != entry.end() && !it->is_null()) {
+      if (!it->is_number() || it->is_boolean() || !std::isfinite(it->get<double>())) {
+        return v.fail("'lora' scales must be numbers.", "lora");
+      }
+      scale = it->get<float>();
+    }
+    for (const auto& [seen, unused] : adapters) {
+      if (seen == id->get<int64_t>()) {
+        return v.fail("'lora' names adapter " + std::to_string(seen) + " twice.", "lora");
+      }
+    }
+    adapters.emplace_back(id->get<int64_t>(), scale);
+  }
+  request.lora = std::move(adapters);
+}
+
+}  // namespace
+
 void check_extensions(Validator& v, GenerationFields& request) {
   request.ignore_eos = v.boolean("ignore_eos").value_or(false);
   // The prefix cache is always on; the field is checked so a typo'd value
   // is not silently taken for a request to turn it off.
   v.boolean("cache_prompt");
+  check_lora(v, request);
 }
 
 }  // namespace ingot::server

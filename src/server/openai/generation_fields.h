@@ -36,6 +36,9 @@ struct GenerationFields {
   int32_t top_logprobs = 0;
   std::vector<std::pair<int32_t, float>> logit_bias;
   bool ignore_eos = false;  // llama-server's extension: never end at an end-of-generation token
+  // llama-server's per-request adapters: (id, scale) pairs; absent: the
+  // server's adapters at their own scales.
+  std::optional<std::vector<std::pair<int64_t, float>>> lora;
 };
 
 // `model`: required, a served id or alias (404 model_not_found otherwise).
@@ -59,7 +62,8 @@ void check_logprobs(Validator& v, GenerationFields& request);
 // `logit_bias`: token-id keys, values in [-100, 100].
 void check_logit_bias(Validator& v, GenerationFields& request);
 // llama-server's extensions: `ignore_eos` and `cache_prompt` booleans
-// (the prefix cache is always on).
+// (the prefix cache is always on); `lora`, a list of {"id": integer >= 0,
+// "scale": number} (scale 0 when absent), each id once.
 void check_extensions(Validator& v, GenerationFields& request);
 
 }  // namespace ingot::server

@@ -43,6 +43,11 @@ asio::awaitable<void> serve_completion(HttpExchange& exchange, ServingContext& c
     co_await exchange.respond_error(std::move(*error));
     co_return;
   }
+  auto lora = lora_for(request, context);
+  if (auto* error = std::get_if<ApiError>(&lora)) {
+    co_await exchange.respond_error(std::move(*error));
+    co_return;
+  }
   AdmissionOrder::Ticket ticket = context.admission.take();
   // The prompt's ids and its text (echoed, and where logprob offsets
   // start), on the prompt pool like a chat prompt's rendering.
@@ -55,6 +60,7 @@ asio::awaitable<void> serve_completion(HttpExchange& exchange, ServingContext& c
   engine::GenerationRequest generation;
   generation.prompt = std::move(prompt);
   generation.sampling = sampling_for(request, context);
+  generation.lora = std::move(std::get<model::LoraSet>(lora));
   generation.max_tokens = static_cast<int32_t>(*request.max_tokens);
   generation.stop = request.stop;
   // Echo with logprobs scores the prompt: what evaluation harnesses read.

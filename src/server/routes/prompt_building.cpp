@@ -58,6 +58,28 @@ std::vector<int32_t> tokenize_prompt(const std::string& text, const ServingConte
   return engine::tokenize_rendered_prompt(*context.tokenizer, text, context.bos_text);
 }
 
+std::variant<model::LoraSet, ApiError> lora_for(const GenerationFields& request,
+                                                const ServingContext& context) {
+  model::LoraSet set;
+  const auto& served = context.lora_adapters;
+  if (!request.lora) {
+    for (const ServingContext::ServedAdapter& a : served) {
+      if (a.scale != 0.0f) set.push_back({a.adapter.get(), a.scale});
+    }
+    return set;
+  }
+  for (const auto& [id, scale] : *request.lora) {
+    if (id >= int64_t(served.size())) {
+      return invalid_request("'lora' names adapter " + std::to_string(id) +
+                                 ", but this server has " + std::to_string(served.size()) +
+                                 " (GET /lora-adapters lists them).",
+                             "lora");
+    }
+    if (scale != 0.0f) set.push_back({served[size_t(id)].adapter.get(), scale});
+  }
+  return set;
+}
+
 sampling::SamplingParams sampling_for(const GenerationFields& request,
                                       const ServingContext& context) {
   sampling::SamplingParams params = context.defaults.sampling;
@@ -114,6 +136,9 @@ std::variant<ChatGeneration, ApiError> build_chat_generation(const ChatRequest& 
   if (!prompt.ok()) return template_error(prompt.error());
 
   engine::GenerationRequest& generation = result.generation;
+  auto lora = lora_for(request, context);
+  if (auto* error = std::get_if<ApiError>(&lora)) return std::move(*error);
+  generation.lora = std::move(std::get<model::LoraSet>(lora));
   generation.prompt = tokenize_prompt(*prompt, context);
   generation.sampling = sampling_for(request, context);
   generation.max_tokens =

@@ -64,8 +64,8 @@ asio::awaitable<void> serve_rerank(HttpExchange& exchange, ServingContext& conte
     co_return;
   }
   RequestLimits limits{context.model_ids(), context.defaults.max_tokens_cap};
-  RerankRequestOrError parsed = parse_rerank_request(std::get<ordered_json>(body), limits,
-                                                     context.max_embedding_inputs);
+  RerankRequestOrError parsed =
+      parse_rerank_request(std::get<ordered_json>(body), limits, context.max_embedding_inputs);
   if (auto* error = std::get_if<ApiError>(&parsed)) {
     co_await exchange.respond_error(std::move(*error));
     co_return;

@@ -9,6 +9,7 @@ Router build_routes(ServingContext& context) {
   add_completion_route(router, context);
   add_embedding_routes(router, context);
   add_rerank_routes(router, context);
+  add_lora_routes(router, context);
   add_tokenize_routes(router, context);
   add_messages_routes(router, context);
   add_responses_routes(router, context);

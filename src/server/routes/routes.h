@@ -14,6 +14,7 @@ void add_chat_route(Router& router, ServingContext& context);
 void add_completion_route(Router& router, ServingContext& context);
 void add_embedding_routes(Router& router, ServingContext& context);
 void add_rerank_routes(Router& router, ServingContext& context);
+void add_lora_routes(Router& router, ServingContext& context);
 void add_tokenize_routes(Router& router, ServingContext& context);
 void add_messages_routes(Router& router, ServingContext& context);
 void add_responses_routes(Router& router, ServingContext& context);
