@@ -131,6 +131,7 @@ class ForwardPass {
   void add_lora(LoraTarget target, int64_t layer, const Batch& batch, const float* x, float* y,
                 int64_t n_rows, bool mapped, ThreadPool& pool);
   int64_t layer_index(const LayerWeights& w) const;
+  void group_lora_rows(const Batch& batch, int64_t n_rows, bool mapped);
   Logits output(const Batch& batch, const std::vector<float>& norm,
                 const kernels::WeightMatrix& head, ThreadPool& pool);
 
@@ -180,6 +181,15 @@ class ForwardPass {
   PackedInput packed_attended_;               // read by the output projection
   kernels::PackedActivations packed_hidden_;  // read by the down projection
   PackedInput packed_final_;                  // read by the vocabulary projection
+  // LoRA: the rows of each (adapter, scale) a projection's rows use, and
+  // the gathered inputs, low-rank middles and deltas of one such group.
+  struct LoraGroup {
+    LoraUse use;
+    std::vector<int64_t> rows;
+  };
+  std::vector<LoraGroup> lora_groups_;
+  std::vector<float> lora_in_, lora_mid_, lora_out_;
+  PackedInput lora_packed_;
 };
 
 }  // namespace ingot::model

@@ -4,7 +4,6 @@
 #include <string_view>
 
 #include "gguf/reader.h"
-#include "kernels/dequantize.h"
 #include "kernels/element_type.h"
 
 namespace ingot::model {
@@ -38,25 +37,6 @@ std::pair<int64_t, int64_t> base_shape(LoraTarget target, const ModelConfig& c) 
       return {c.n_ff, c.n_embd};
   }
   return {0, 0};
-}
-
-// A [rows][cols] tensor of any readable type into F32.
-std::vector<float> read_rows(const gguf::TensorInfo& tensor, int64_t rows, int64_t cols) {
-  std::vector<float> values(size_t(rows * cols));
-  const size_t row_bytes = *kernels::row_bytes(tensor.type, cols);
-  for (int64_t r = 0; r < rows; ++r) {
-    kernels::dequantize_row(tensor.type, tensor.data + r * row_bytes, values.data() + r * cols,
-                            cols);
-  }
-  return values;
-}
-
-std::vector<float> transposed(const std::vector<float>& m, int64_t rows, int64_t cols) {
-  std::vector<float> t(m.size());
-  for (int64_t r = 0; r < rows; ++r) {
-    for (int64_t c = 0; c < cols; ++c) t[size_t(c * rows + r)] = m[size_t(r * cols + c)];
-  }
-  return t;
 }
 
 Status check_tensor(const gguf::TensorInfo& tensor) {
@@ -94,8 +74,8 @@ Result<LoraPair> read_pair(const gguf::GgufFile& file, const std::string& weight
   pair.rank = rank;
   pair.in = in;
   pair.out = out;
-  pair.a = read_rows(*a, rank, in);
-  pair.b = transposed(read_rows(*b, out, rank), out, rank);
+  pair.a = {a->type, a->data, rank, in, *kernels::row_bytes(a->type, in)};
+  pair.b = {b->type, b->data, out, rank, *kernels::row_bytes(b->type, rank)};
   return pair;
 }
 
@@ -117,17 +97,6 @@ Status check_targets(const gguf::GgufFile& file) {
 }
 
 }  // namespace
-
-void LoraPair::apply(const float* x, float* y, float scale) const {
-  for (int64_t r = 0; r < rank; ++r) {
-    const float* a_row = a.data() + r * in;
-    float u = 0.0f;
-    for (int64_t i = 0; i < in; ++i) u += a_row[i] * x[i];
-    u *= scale;
-    const float* b_row = b.data() + r * out;
-    for (int64_t o = 0; o < out; ++o) y[o] += u * b_row[o];
-  }
-}
 
 Result<std::shared_ptr<const LoraAdapter>> LoraAdapter::load(const std::string& path,
                                                              const ModelConfig& config) {
@@ -152,13 +121,14 @@ Result<std::shared_ptr<const LoraAdapter>> LoraAdapter::load(const std::string& 
   adapter->path_ = path;
   adapter->name_ = std::filesystem::path(path).stem().string();
   adapter->alpha_ = metadata.get_or<float>("adapter.lora.alpha", 0.0f);
+  adapter->file_ = std::move(file);  // its mapping stays where it is
   adapter->layers_.resize(size_t(config.n_layers));
   bool any = false;
   for (int64_t layer = 0; layer < config.n_layers; ++layer) {
     for (const TargetName& target : kTargetNames) {
       const auto [in, out] = base_shape(target.target, config);
       const std::string weight = "blk." + std::to_string(layer) + "." + std::string(target.suffix);
-      INGOT_ASSIGN_OR_RETURN(LoraPair pair, read_pair(file, weight, in, out));
+      INGOT_ASSIGN_OR_RETURN(LoraPair pair, read_pair(*adapter->file_, weight, in, out));
       any = any || pair.rank > 0;
       adapter->layers_[size_t(layer)][size_t(target.target)] = std::move(pair);
     }

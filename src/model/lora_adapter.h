@@ -6,15 +6,19 @@
 //   W x + scale B (A x),   scale = s alpha / rank   (s when alpha is 0)
 // for a user's scale s, as llama.cpp applies it. ingot adapts the
 // attention's q, k, v and output projections and the feed-forward's gate,
-// up and down; the pairs are read into F32 (they are small, and a token's
-// delta is a few short dot products).
+// up and down. The pairs stay in the mapped file, in its element type, and
+// run through the matmul kernels: a step reads each adapter it uses once,
+// whatever number of its rows use it.
 
 #include <array>
 #include <cstdint>
 #include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
+#include "gguf/reader.h"
+#include "kernels/matmul.h"
 #include "model/model_config.h"
 #include "util/status.h"
 
@@ -27,11 +31,8 @@ struct LoraPair {
   int64_t rank = 0;  // 0: the projection is not adapted
   int64_t in = 0;
   int64_t out = 0;
-  std::vector<float> a;  // [rank][in]
-  std::vector<float> b;  // [rank][out]: B transposed, so a delta adds whole rows
-
-  // y (out values) += scale B (A x), x of `in` values.
-  void apply(const float* x, float* y, float scale) const;
+  kernels::WeightMatrix a{};  // rank rows of `in`
+  kernels::WeightMatrix b{};  // out rows of `rank`
 };
 
 class LoraAdapter {
@@ -53,6 +54,7 @@ class LoraAdapter {
   }
 
  private:
+  std::optional<gguf::GgufFile> file_;  // the mapping the pairs point into
   std::string path_;
   std::string name_;
   float alpha_ = 0.0f;

@@ -87,10 +87,11 @@ struct PredictionWeights {
 };
 
 struct ModelWeights {
-  kernels::WeightMatrix token_embedding;  // n_vocab rows of n_embd
+  kernels::WeightMatrix token_embedding{};  // n_vocab rows of n_embd
   std::vector<LayerWeights> layers;
   std::vector<float> output_norm;
-  kernels::WeightMatrix output;  // token_embedding itself when tied
+  kernels::WeightMatrix
+      output{};  // token_embedding itself when tied; none (no rows) for an encoder
   bool tied_output = false;
   // Gemma 4's per-layer token embeddings ([n_vocab][n_layers * width]),
   // the projection of the embedding to the same width, and its norm.
