@@ -13,20 +13,9 @@
 #include "kernels/ops_hadamard.h"
 #include "kernels/ops_norm.h"
 #include "model/forward_pass.h"
+#include "model/row_math.h"
 
 namespace ingot::model {
-namespace {
-
-void add_rows(float* rows, const std::vector<float>& row, int64_t n_rows) {
-  if (row.empty()) return;
-  const auto n = int64_t(row.size());
-  for (int64_t r = 0; r < n_rows; ++r) {
-    for (int64_t i = 0; i < n; ++i) rows[r * n + i] += row[size_t(i)];
-  }
-}
-
-}  // namespace
-
 Result<Logits> ForwardPass::run_encoder(const Batch& batch, KvCache& cache, ThreadPool& pool) {
   INGOT_RETURN_IF_ERROR(check_encoder_batch(batch));
   INGOT_RETURN_IF_ERROR(place(batch, cache));
@@ -61,7 +50,7 @@ void ForwardPass::embed_encoder(const Batch& batch) {
   const ModelConfig& c = config_;
   const int64_t n_tokens = batch.size();
   embed(batch, weights_.token_embedding);
-  add_rows(x_.data(), weights_.token_type, n_tokens);
+  add_bias(x_.data(), weights_.token_type, n_tokens);
   if (c.traits.learned_positions) {
     const kernels::WeightMatrix& table = weights_.position_embedding;
     float* position = normed_.data();  // free until the first layer
@@ -69,8 +58,7 @@ void ForwardPass::embed_encoder(const Batch& batch) {
       const auto* row = static_cast<const uint8_t*>(table.data) +
                         batch.entries()[size_t(t)].position * table.row_stride;
       kernels::dequantize_row(table.type, row, position, c.n_embd);
-      float* x = x_.data() + t * c.n_embd;
-      for (int64_t i = 0; i < c.n_embd; ++i) x[i] += position[i];
+      add_in_place(x_.data() + t * c.n_embd, position, c.n_embd);
     }
   }
   kernels::layer_norm(x_.data(), weights_.embedding_norm.data(),
@@ -94,8 +82,8 @@ void ForwardPass::encoder_layer(int64_t layer, const Batch& batch, KvCache& cach
   }
   packed_attended_.reset(attended_.data(), n_tokens, s.q_dim);
   kernels::matmul(w.wo, packed_attended_.for_weight(w.wo, pool), normed_.data(), c.n_embd, pool);
-  add_rows(normed_.data(), w.bo, n_tokens);
-  for (int64_t i = 0; i < n_tokens * c.n_embd; ++i) x_[size_t(i)] += normed_[size_t(i)];
+  add_bias(normed_.data(), w.bo, n_tokens);
+  add_in_place(x_.data(), normed_.data(), n_tokens * c.n_embd);
   kernels::layer_norm(x_.data(), w.attn_post_norm.data(), w.attn_post_norm_bias.data(), x_.data(),
                       n_tokens, c.n_embd, c.norm_eps);
   encoder_feed_forward(w, n_tokens, pool);
@@ -116,8 +104,8 @@ void ForwardPass::encoder_feed_forward(const LayerWeights& w, int64_t n_tokens, 
     gate_and_pack(w.down, n_tokens, HiddenActivation::kGelu, pool, w.up_bias);
   }
   kernels::matmul(w.down, packed_hidden_, normed_.data(), c.n_embd, pool);
-  add_rows(normed_.data(), w.down_bias, n_tokens);
-  for (int64_t i = 0; i < n_tokens * c.n_embd; ++i) x_[size_t(i)] += normed_[size_t(i)];
+  add_bias(normed_.data(), w.down_bias, n_tokens);
+  add_in_place(x_.data(), normed_.data(), n_tokens * c.n_embd);
   kernels::layer_norm(x_.data(), w.ffn_post_norm.data(), w.ffn_post_norm_bias.data(), x_.data(),
                       n_tokens, c.n_embd, c.norm_eps);
 }

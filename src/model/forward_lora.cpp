@@ -8,6 +8,7 @@
 #include <algorithm>
 
 #include "model/forward_pass.h"
+#include "model/row_math.h"
 
 namespace ingot::model {
 
@@ -59,9 +60,7 @@ void ForwardPass::add_lora(LoraTarget target, int64_t layer, const Batch& batch,
     kernels::matmul(pair.b, lora_packed_.for_weight(pair.b, pool), lora_out_.data(), pair.out,
                     pool);
     for (int64_t i = 0; i < n; ++i) {
-      float* row = y + group.rows[size_t(i)] * pair.out;
-      const float* delta = lora_out_.data() + i * pair.out;
-      for (int64_t o = 0; o < pair.out; ++o) row[o] += delta[o];
+      add_in_place(y + group.rows[size_t(i)] * pair.out, lora_out_.data() + i * pair.out, pair.out);
     }
   }
 }

@@ -11,6 +11,7 @@
 #include "kernels/ops_attention.h"
 #include "kernels/ops_hadamard.h"
 #include "kernels/ops_norm.h"
+#include "model/row_math.h"
 
 namespace ingot::model {
 namespace {
@@ -18,16 +19,6 @@ namespace {
 template <typename T>
 void grow(std::vector<T>& buffer, int64_t size) {
   if (int64_t(buffer.size()) < size) buffer.resize(size);
-}
-
-void add_in_place(float* x, const float* y, int64_t n) {
-  for (int64_t i = 0; i < n; ++i) x[i] += y[i];
-}
-
-void add_bias(float* rows, const std::vector<float>& bias, int64_t n_rows) {
-  if (bias.empty()) return;
-  const int64_t n = int64_t(bias.size());
-  for (int64_t r = 0; r < n_rows; ++r) add_in_place(rows + r * n, bias.data(), n);
 }
 
 }  // namespace
