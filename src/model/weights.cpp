@@ -285,7 +285,7 @@ Status bind_attention(const LayerTensors& blk, const ModelConfig& c, LayerWeight
     INGOT_ASSIGN_OR_RETURN(layer.wv, blk.matrix("attn_v.weight", c.kv_dim(), c.n_embd));
   }
   INGOT_ASSIGN_OR_RETURN(layer.wo, blk.matrix("attn_output.weight", c.n_embd, c.q_dim()));
-  if (c.traits.qkv_bias && !(c.traits.encoder && !blk.has("attn_q.bias"))) {
+  if (c.traits.qkv_bias) {
     INGOT_ASSIGN_OR_RETURN(layer.bq, blk.vector("attn_q.bias", c.q_dim()));
     INGOT_ASSIGN_OR_RETURN(layer.bk, blk.vector("attn_k.bias", c.kv_dim()));
     INGOT_ASSIGN_OR_RETURN(layer.bv, blk.vector("attn_v.bias", c.kv_dim()));
@@ -315,12 +315,17 @@ Result<LayerWeights> bind_encoder_layer(const gguf::GgufFile& file, const ModelC
   const LayerTensors blk{file, i};
   LayerWeights layer;
   INGOT_RETURN_IF_ERROR(bind_attention(blk, c, layer));
+  // The biases are each file's choice: apart, fused with the weights', or none.
   if (blk.has("attn_qkv.bias")) {
     INGOT_ASSIGN_OR_RETURN(std::vector<float> both,
                            blk.vector("attn_qkv.bias", c.q_dim() + 2 * c.kv_dim()));
     layer.bq.assign(both.begin(), both.begin() + c.q_dim());
     layer.bk.assign(both.begin() + c.q_dim(), both.begin() + c.q_dim() + c.kv_dim());
     layer.bv.assign(both.begin() + c.q_dim() + c.kv_dim(), both.end());
+  } else {
+    INGOT_ASSIGN_OR_RETURN(layer.bq, optional_vector(blk, "attn_q.bias", c.q_dim()));
+    INGOT_ASSIGN_OR_RETURN(layer.bk, optional_vector(blk, "attn_k.bias", c.kv_dim()));
+    INGOT_ASSIGN_OR_RETURN(layer.bv, optional_vector(blk, "attn_v.bias", c.kv_dim()));
   }
   INGOT_ASSIGN_OR_RETURN(layer.bo, optional_vector(blk, "attn_output.bias", c.n_embd));
   INGOT_ASSIGN_OR_RETURN(layer.attn_post_norm, blk.vector("attn_output_norm.weight", c.n_embd));
