@@ -9,6 +9,7 @@
 #include "server/openai/chat_request.h"
 #include "server/openai/json_body.h"
 #include "server/routes/generation_reply.h"
+#include "server/routes/parsed_request.h"
 #include "server/routes/prompt_building.h"
 #include "server/routes/routes.h"
 
@@ -42,22 +43,11 @@ void announce_relaxed(HttpExchange& exchange, const std::vector<std::string>& re
 }
 
 asio::awaitable<void> serve_chat(HttpExchange& exchange, ServingContext& context) {
-  if (auto refusal = refusal_for_embedding_model(context)) {
-    co_await exchange.respond_error(std::move(*refusal));
-    co_return;
-  }
-  auto body = parse_json_body(exchange.request().body());
-  if (auto* error = std::get_if<ApiError>(&body)) {
-    co_await exchange.respond_error(std::move(*error));
-    co_return;
-  }
-  RequestLimits limits{context.model_ids(), context.defaults.max_tokens_cap};
-  ChatRequestOrError parsed = parse_chat_request(std::get<ordered_json>(body), limits);
-  if (auto* error = std::get_if<ApiError>(&parsed)) {
-    co_await exchange.respond_error(std::move(*error));
-    co_return;
-  }
-  const ChatRequest& request = std::get<ChatRequest>(parsed);
+  if (co_await answer_if(exchange, refusal_for_non_generative_model(context))) co_return;
+  const std::optional<ChatRequest> parsed =
+      co_await parse_request_or_answer<ChatRequest>(exchange, context, parse_chat_request);
+  if (!parsed) co_return;
+  const ChatRequest& request = *parsed;
   AdmissionOrder::Ticket ticket = context.admission.take();
   auto generation = co_await off_io_thread(
       context, exchange, [&request, &context] { return build_chat_generation(request, context); });

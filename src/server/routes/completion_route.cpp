@@ -3,6 +3,7 @@
 #include "server/openai/completion_request.h"
 #include "server/openai/json_body.h"
 #include "server/routes/generation_reply.h"
+#include "server/routes/parsed_request.h"
 #include "server/routes/prompt_building.h"
 #include "server/routes/routes.h"
 
@@ -23,22 +24,12 @@ std::optional<ApiError> check_token_ids(const std::vector<int32_t>& ids,
 }
 
 asio::awaitable<void> serve_completion(HttpExchange& exchange, ServingContext& context) {
-  if (auto refusal = refusal_for_embedding_model(context)) {
-    co_await exchange.respond_error(std::move(*refusal));
-    co_return;
-  }
-  auto body = parse_json_body(exchange.request().body());
-  if (auto* error = std::get_if<ApiError>(&body)) {
-    co_await exchange.respond_error(std::move(*error));
-    co_return;
-  }
-  RequestLimits limits{context.model_ids(), context.defaults.max_tokens_cap};
-  CompletionRequestOrError parsed = parse_completion_request(std::get<ordered_json>(body), limits);
-  if (auto* error = std::get_if<ApiError>(&parsed)) {
-    co_await exchange.respond_error(std::move(*error));
-    co_return;
-  }
-  const CompletionRequest& request = std::get<CompletionRequest>(parsed);
+  if (co_await answer_if(exchange, refusal_for_non_generative_model(context))) co_return;
+  const std::optional<CompletionRequest> parsed =
+      co_await parse_request_or_answer<CompletionRequest>(exchange, context,
+                                                          parse_completion_request);
+  if (!parsed) co_return;
+  const CompletionRequest& request = *parsed;
   if (auto error = check_token_ids(request.prompt_ids, *context.tokenizer)) {
     co_await exchange.respond_error(std::move(*error));
     co_return;

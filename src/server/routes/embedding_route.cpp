@@ -6,6 +6,7 @@
 #include "server/openai/embedding_response.h"
 #include "server/openai/json_body.h"
 #include "server/routes/generation_submission.h"
+#include "server/routes/parsed_request.h"
 #include "server/routes/pooled_submission.h"
 #include "server/routes/prompt_building.h"
 #include "server/routes/routes.h"
@@ -68,19 +69,12 @@ asio::awaitable<void> serve_embeddings(HttpExchange& exchange, ServingContext& c
                         "model", "embeddings_not_enabled"));
     co_return;
   }
-  auto body = parse_json_body(exchange.request().body());
-  if (auto* error = std::get_if<ApiError>(&body)) {
-    co_await exchange.respond_error(std::move(*error));
-    co_return;
-  }
-  RequestLimits limits{context.model_ids(), context.defaults.max_tokens_cap};
-  EmbeddingRequestOrError parsed =
-      parse_embedding_request(std::get<ordered_json>(body), limits, context.max_embedding_inputs);
-  if (auto* error = std::get_if<ApiError>(&parsed)) {
-    co_await exchange.respond_error(std::move(*error));
-    co_return;
-  }
-  const EmbeddingRequest& request = std::get<EmbeddingRequest>(parsed);
+  const std::optional<EmbeddingRequest> parsed = co_await parse_request_or_answer<EmbeddingRequest>(
+      exchange, context, [&context](const ordered_json& body, const RequestLimits& limits) {
+        return parse_embedding_request(body, limits, context.max_embedding_inputs);
+      });
+  if (!parsed) co_return;
+  const EmbeddingRequest& request = *parsed;
   AdmissionOrder::Ticket ticket = context.admission.take();
   auto tokenized = co_await off_io_thread(
       context, exchange, [&request, &context] { return tokenize_inputs(request, context); });

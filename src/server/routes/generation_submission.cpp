@@ -137,7 +137,7 @@ void record_cancelled(HttpExchange& exchange, ServingContext& context) {
   if (context.metrics) context.metrics->count_cancelled();
 }
 
-std::optional<ApiError> refusal_for_embedding_model(const ServingContext& context) {
+std::optional<ApiError> refusal_for_non_generative_model(const ServingContext& context) {
   if (context.reranking_only) {
     return invalid_request("The model '" + context.model_id +
                                "' is a reranking model: it answers POST /v1/rerank, not "

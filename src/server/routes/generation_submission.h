@@ -77,9 +77,9 @@ asio::awaitable<std::optional<engine::CollectedReply>> collect_whole_reply(HttpE
 void record_usage(HttpExchange& exchange, ServingContext& context, const engine::Usage& usage);
 void record_cancelled(HttpExchange& exchange, ServingContext& context);
 
-// The refusal of a generation route for a model that only embeds, or
-// nothing when the model generates.
-std::optional<ApiError> refusal_for_embedding_model(const ServingContext& context);
+// The refusal of a generation route for a model that only embeds or only
+// ranks, saying what it serves; nothing when the model generates.
+std::optional<ApiError> refusal_for_non_generative_model(const ServingContext& context);
 
 // How a generation that failed after admission is answered.
 ApiError generation_failed(const Error& error);

@@ -18,6 +18,7 @@
 #include "server/openai/chat_response.h"
 #include "server/openai/json_body.h"
 #include "server/routes/generation_submission.h"
+#include "server/routes/parsed_request.h"
 #include "server/routes/prompt_building.h"
 #include "server/routes/routes.h"
 
@@ -119,26 +120,14 @@ asio::awaitable<void> reply_stream(HttpExchange& exchange, ServingContext& conte
 asio::awaitable<std::optional<ChatRequest>> read_request(HttpExchange& exchange,
                                                          ServingContext& context,
                                                          anthropic::MessagesCall call) {
-  auto body = parse_json_body(exchange.request().body());
-  if (auto* error = std::get_if<ApiError>(&body)) {
-    co_await exchange.respond_error(std::move(*error));
-    co_return std::nullopt;
-  }
-  RequestLimits limits{context.model_ids(), context.defaults.max_tokens_cap};
-  ChatRequestOrError parsed =
-      anthropic::parse_messages_request(std::get<ordered_json>(body), limits, call);
-  if (auto* error = std::get_if<ApiError>(&parsed)) {
-    co_await exchange.respond_error(std::move(*error));
-    co_return std::nullopt;
-  }
-  co_return std::move(std::get<ChatRequest>(parsed));
+  co_return co_await parse_request_or_answer<ChatRequest>(
+      exchange, context, [call](const ordered_json& body, const RequestLimits& limits) {
+        return anthropic::parse_messages_request(body, limits, call);
+      });
 }
 
 asio::awaitable<void> serve_messages(HttpExchange& exchange, ServingContext& context) {
-  if (auto refusal = refusal_for_embedding_model(context)) {
-    co_await exchange.respond_error(std::move(*refusal));
-    co_return;
-  }
+  if (co_await answer_if(exchange, refusal_for_non_generative_model(context))) co_return;
   std::optional<ChatRequest> request =
       co_await read_request(exchange, context, anthropic::MessagesCall::kCreate);
   if (!request) co_return;

@@ -9,6 +9,7 @@
 #include "server/openai/rerank_response.h"
 #include "server/rerank_prompt.h"
 #include "server/routes/generation_submission.h"
+#include "server/routes/parsed_request.h"
 #include "server/routes/pooled_submission.h"
 #include "server/routes/prompt_building.h"
 #include "server/routes/routes.h"
@@ -54,23 +55,13 @@ std::optional<ApiError> refusal_for_non_reranker(const ServingContext& context) 
 }
 
 asio::awaitable<void> serve_rerank(HttpExchange& exchange, ServingContext& context) {
-  if (auto refusal = refusal_for_non_reranker(context)) {
-    co_await exchange.respond_error(std::move(*refusal));
-    co_return;
-  }
-  auto body = parse_json_body(exchange.request().body());
-  if (auto* error = std::get_if<ApiError>(&body)) {
-    co_await exchange.respond_error(std::move(*error));
-    co_return;
-  }
-  RequestLimits limits{context.model_ids(), context.defaults.max_tokens_cap};
-  RerankRequestOrError parsed =
-      parse_rerank_request(std::get<ordered_json>(body), limits, context.max_embedding_inputs);
-  if (auto* error = std::get_if<ApiError>(&parsed)) {
-    co_await exchange.respond_error(std::move(*error));
-    co_return;
-  }
-  const RerankRequest& request = std::get<RerankRequest>(parsed);
+  if (co_await answer_if(exchange, refusal_for_non_reranker(context))) co_return;
+  const std::optional<RerankRequest> parsed = co_await parse_request_or_answer<RerankRequest>(
+      exchange, context, [&context](const ordered_json& body, const RequestLimits& limits) {
+        return parse_rerank_request(body, limits, context.max_embedding_inputs);
+      });
+  if (!parsed) co_return;
+  const RerankRequest& request = *parsed;
   AdmissionOrder::Ticket ticket = context.admission.take();
   auto tokenized = co_await off_io_thread(
       context, exchange, [&request, &context] { return tokenize_pairs(request, context); });

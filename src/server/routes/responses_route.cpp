@@ -20,6 +20,7 @@
 #include "server/responses/responses_request.h"
 #include "server/responses/responses_response.h"
 #include "server/routes/generation_submission.h"
+#include "server/routes/parsed_request.h"
 #include "server/routes/prompt_building.h"
 #include "server/routes/routes.h"
 
@@ -169,10 +170,7 @@ asio::awaitable<std::optional<ResponsesRequest>> read_request(HttpExchange& exch
 }
 
 asio::awaitable<void> serve_create(HttpExchange& exchange, ServingContext& context) {
-  if (auto refusal = refusal_for_embedding_model(context)) {
-    co_await exchange.respond_error(std::move(*refusal));
-    co_return;
-  }
+  if (co_await answer_if(exchange, refusal_for_non_generative_model(context))) co_return;
   std::optional<ResponsesRequest> request = co_await read_request(exchange, context);
   if (!request) co_return;
   const ChatRequest& chat = request->chat;
