@@ -168,6 +168,11 @@ int serve(ServeOptions options) {
   }
   context.max_embedding_inputs = options.max_embedding_inputs;
   if (!load_adapters(options, *loaded, context)) return 2;
+  std::vector<std::string> adapter_names;
+  for (const auto& served : context.lora_adapters) {
+    adapter_names.push_back(context.adapter_model_id(served));
+  }
+  metrics.set_lora_adapters(std::move(adapter_names));
   context.defaults = options.defaults;
   context.metrics = &metrics;
   context.responses = std::make_unique<server::responses::ResponseStore>(
@@ -210,6 +215,7 @@ int serve(ServeOptions options) {
     spdlog::info("signal {}: draining in-flight requests for up to {:.1f} s", signal,
                  options.shutdown_timeout_s);
     std::fprintf(stderr, "ingot serve: shutting down\n");
+    context.draining = true;
     http.shutdown(context.shutdown_grace, [&] { (*engine)->stop(); });
   });
   http.run();

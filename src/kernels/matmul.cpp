@@ -92,8 +92,9 @@ struct ProductTiling {
   }
 };
 
-// A q/k/v or gate/up group at most; more products are run in groups.
-constexpr size_t kMaxProducts = 4;
+// A q/k/v or gate/up group with the A matrices of a few LoRA adapters for
+// each (model/lora_deltas.h); more products are run in groups.
+constexpr size_t kMaxProducts = 32;
 
 // Calls whose every product is one token tile (decode, a few sequences
 // decoded together, short prompt chunks) hand out rows in shrinking chunks

@@ -253,12 +253,11 @@ void ForwardPass::attention_block(const LayerWeights& w, const AttentionShape& s
   if (config_.traits.hybrid) apply_output_gate();
   // The output projection reuses `normed_` for its result.
   packed_attended_.reset(attended_.data(), n_rows_, s.q_dim);
-  kernels::matmul(w.wo, packed_attended_.for_weight(w.wo, pool), normed_.data(), config_.n_embd,
-                  pool);
-  if (batch.has_lora()) {
-    add_lora(LoraTarget::kOutput, layer_index(w), batch, attended_.data(), normed_.data(), n_rows_,
-             true, pool);
-  }
+  const kernels::MatmulProduct output[] = {
+      packed_attended_.product(w.wo, normed_.data(), config_.n_embd, pool)};
+  const LoraOutput lora_output[] = {{LoraTarget::kOutput, normed_.data(), config_.n_embd}};
+  matmul_with_lora(output, lora_output, layer_index(w), &batch, rows_.data(), n_rows_,
+                   packed_attended_, pool);
   add_bias(normed_.data(), w.bo, n_rows_);
   if (!w.attn_post_norm.empty()) {
     kernels::rms_norm(normed_.data(), w.attn_post_norm.data(), normed_.data(), n_rows_,
@@ -314,6 +313,26 @@ void ForwardPass::keep_output_rows(const Batch& batch, int64_t q_dim) {
   n_rows_ = kept;
 }
 
+int64_t ForwardPass::layer_index(const LayerWeights& w) const {
+  const int64_t index = &w - weights_.layers.data();
+  return index >= 0 && index < int64_t(weights_.layers.size()) ? index : -1;
+}
+
+void ForwardPass::matmul_with_lora(std::span<const kernels::MatmulProduct> products,
+                                   std::span<const LoraOutput> outputs, int64_t layer,
+                                   const Batch* batch, const int64_t* rows, int64_t n_rows,
+                                   PackedInput& lora_input, ThreadPool& pool) {
+  // A block outside the trunk (the prediction block) has no adapters.
+  if (batch == nullptr || !batch->has_lora() || layer < 0) {
+    return kernels::matmul_all(products, pool);
+  }
+  lora_.group_rows(*batch, rows, n_rows);
+  lora_products_.assign(products.begin(), products.end());
+  lora_.add_down_products(layer, outputs, lora_input, lora_products_, pool);
+  kernels::matmul_all(lora_products_, pool);
+  lora_.add_deltas(outputs, pool);
+}
+
 void ForwardPass::project_qkv(const LayerWeights& w, const AttentionShape& s, const float* input,
                               int64_t n_tokens, ThreadPool& pool, const Batch* batch) {
   const ModelConfig& c = config_;
@@ -329,13 +348,11 @@ void ForwardPass::project_qkv(const LayerWeights& w, const AttentionShape& s, co
     if (w.wv.rows > 0)
       products[n_products++] = packed_normed_.product(w.wv, v_.data(), s.kv_dim, pool);
   }
-  kernels::matmul_all(std::span(products, n_products), pool);
-  if (batch != nullptr && batch->has_lora()) {
-    const int64_t layer = layer_index(w);
-    add_lora(LoraTarget::kQ, layer, *batch, input, q_.data(), n_tokens, false, pool);
-    add_lora(LoraTarget::kK, layer, *batch, input, k_.data(), n_tokens, false, pool);
-    add_lora(LoraTarget::kV, layer, *batch, input, v_.data(), n_tokens, false, pool);
-  }
+  const LoraOutput lora_outputs[] = {{LoraTarget::kQ, products[0].y, products[0].y_stride},
+                                     {LoraTarget::kK, k_.data(), s.kv_dim},
+                                     {LoraTarget::kV, v_.data(), s.kv_dim}};
+  matmul_with_lora(std::span(products, n_products), lora_outputs, layer_index(w), batch, nullptr,
+                   n_tokens, packed_normed_, pool);
   if (s.own_kv && w.wv.rows == 0) std::copy_n(k_.data(), n_tokens * s.kv_dim, v_.data());
   if (gated) split_query_gate(n_tokens);
   add_bias(q_.data(), w.bq, n_tokens);
@@ -581,23 +598,21 @@ void ForwardPass::feed_forward_block(const LayerWeights& w, int64_t n_tokens, Th
 void ForwardPass::dense_feed_forward(const LayerWeights& w, int64_t n_tokens, ThreadPool& pool,
                                      const Batch* batch) {
   const ModelConfig& c = config_;
+  const int64_t layer = layer_index(w);
   const kernels::MatmulProduct products[] = {
       packed_normed_.product(w.gate, gate_.data(), c.n_ff, pool),
       packed_normed_.product(w.up, up_.data(), c.n_ff, pool)};
-  kernels::matmul_all(products, pool);
-  const bool lora = batch != nullptr && batch->has_lora();
-  const int64_t layer = lora ? layer_index(w) : -1;
-  if (lora) {
-    add_lora(LoraTarget::kGate, layer, *batch, normed_.data(), gate_.data(), n_tokens, true, pool);
-    add_lora(LoraTarget::kUp, layer, *batch, normed_.data(), up_.data(), n_tokens, true, pool);
-  }
+  const LoraOutput lora_outputs[] = {{LoraTarget::kGate, gate_.data(), c.n_ff},
+                                     {LoraTarget::kUp, up_.data(), c.n_ff}};
+  matmul_with_lora(products, lora_outputs, layer, batch, rows_.data(), n_tokens, packed_normed_,
+                   pool);
   gate_and_pack(w.down, n_tokens,
                 c.traits.gemma ? HiddenActivation::kGeluGated : HiddenActivation::kSwiGLU, pool);
-  kernels::matmul(w.down, packed_hidden_, normed_.data(), c.n_embd, pool);
-  // gate_ holds the activated hidden rows the down projection read.
-  if (lora) {
-    add_lora(LoraTarget::kDown, layer, *batch, gate_.data(), normed_.data(), n_tokens, true, pool);
-  }
+  // gate_ holds the activated hidden rows the down projection reads.
+  lora_hidden_.reset(gate_.data(), n_tokens, c.n_ff);
+  const kernels::MatmulProduct down[] = {{&w.down, &packed_hidden_, normed_.data(), c.n_embd}};
+  const LoraOutput lora_down[] = {{LoraTarget::kDown, normed_.data(), c.n_embd}};
+  matmul_with_lora(down, lora_down, layer, batch, rows_.data(), n_tokens, lora_hidden_, pool);
 }
 
 // Gemma 4's mixture member: the dense feed-forward and the experts side by

@@ -20,6 +20,7 @@
 #include "model/kv_cache.h"
 #include "model/linear_attention.h"
 #include "model/lora_adapter.h"
+#include "model/lora_deltas.h"
 #include "model/model_config.h"
 #include "model/packed_input.h"
 #include "model/per_layer_embedding.h"
@@ -125,13 +126,14 @@ class ForwardPass {
                      HiddenActivation activation, ThreadPool& pool,
                      const std::vector<float>& bias = {});
   void keep_output_rows(const Batch& batch, int64_t q_dim);
-  // Adds each row's LoRA deltas (forward_lora.cpp) to a projection's
-  // output: x holds n_rows inputs, y their outputs, row r belonging to
-  // entry rows_[r] (`mapped`) or to entry r.
-  void add_lora(LoraTarget target, int64_t layer, const Batch& batch, const float* x, float* y,
-                int64_t n_rows, bool mapped, ThreadPool& pool);
+  // Runs `products`, and when the batch has adapters the LoRA deltas of
+  // `outputs` (model/lora_deltas.h) from `lora_input`: row r of n_rows
+  // belongs to entry rows[r], or entry r when rows is null.
+  void matmul_with_lora(std::span<const kernels::MatmulProduct> products,
+                        std::span<const LoraOutput> outputs, int64_t layer, const Batch* batch,
+                        const int64_t* rows, int64_t n_rows, PackedInput& lora_input,
+                        ThreadPool& pool);
   int64_t layer_index(const LayerWeights& w) const;
-  void group_lora_rows(const Batch& batch, int64_t n_rows, bool mapped);
   Logits output(const Batch& batch, const std::vector<float>& norm,
                 const kernels::WeightMatrix& head, ThreadPool& pool);
 
@@ -181,15 +183,9 @@ class ForwardPass {
   PackedInput packed_attended_;               // read by the output projection
   kernels::PackedActivations packed_hidden_;  // read by the down projection
   PackedInput packed_final_;                  // read by the vocabulary projection
-  // LoRA: the rows of each (adapter, scale) a projection's rows use, and
-  // the gathered inputs, low-rank middles and deltas of one such group.
-  struct LoraGroup {
-    LoraUse use;
-    std::vector<int64_t> rows;
-  };
-  std::vector<LoraGroup> lora_groups_;
-  std::vector<float> lora_in_, lora_mid_, lora_out_;
-  PackedInput lora_packed_;
+  LoraDeltas lora_;
+  std::vector<kernels::MatmulProduct> lora_products_;  // a projection's, then its adapters' A
+  PackedInput lora_hidden_;  // the down projection's input for the adapters' A
 };
 
 }  // namespace ingot::model

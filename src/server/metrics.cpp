@@ -1,6 +1,9 @@
 #include "server/metrics.h"
 
 #include <fmt/format.h>
+#include <fmt/ranges.h>
+
+#include <chrono>
 
 namespace ingot::server {
 
@@ -74,6 +77,29 @@ void Metrics::count_reranked(int64_t documents) {
   rerank_documents_ += static_cast<uint64_t>(documents);
 }
 
+void Metrics::set_lora_adapters(std::vector<std::string> names) {
+  const std::lock_guard lock(mutex_);
+  lora_adapters_ = std::move(names);
+  lora_adapters_changed_ =
+      std::chrono::duration<double>(std::chrono::system_clock::now().time_since_epoch()).count();
+}
+
+// The Gateway API Inference Extension's model-server protocol (vLLM's
+// lora_requests_info): labels say which adapters are loaded and ready
+// (every one ingot has: it loads them all at start), and the value when
+// that last changed, so that a scraper keeps the newest.
+void Metrics::render_lora_info(std::string& out) const {
+  if (lora_adapters_.empty()) return;
+  out +=
+      "# HELP ingot_lora_requests_info LoRA adapters loaded (running_lora_adapters) and waiting to "
+      "load; the value is when they last changed, in seconds since the epoch.\n"
+      "# TYPE ingot_lora_requests_info gauge\n";
+  out += fmt::format(
+      "ingot_lora_requests_info{{max_lora=\"{}\",running_lora_adapters=\"{}\","
+      "waiting_lora_adapters=\"\"}} {:.3f}\n",
+      lora_adapters_.size(), fmt::join(lora_adapters_, ","), lora_adapters_changed_);
+}
+
 std::string Metrics::render(const engine::EngineStats& engine) const {
   std::lock_guard lock(mutex_);
   std::string out;
@@ -121,6 +147,14 @@ std::string Metrics::render(const engine::EngineStats& engine) const {
   gauge("ingot_kv_cache_cells_total", "KV cache cells in all.", engine.kv_cells_total);
   gauge("ingot_kv_cache_blocks_cached", "Full KV blocks a new request may start from.",
         engine.kv_blocks_cached);
+  const double usage = engine.kv_cells_total > 0
+                           ? double(engine.kv_cells_used) / double(engine.kv_cells_total)
+                           : 0.0;
+  out += fmt::format(
+      "# HELP ingot_kv_cache_usage_ratio KV cache cells holding tokens, as a fraction of all.\n"
+      "# TYPE ingot_kv_cache_usage_ratio gauge\ningot_kv_cache_usage_ratio {:.6f}\n",
+      usage);
+  render_lora_info(out);
   if (engine.disk_cache) {
     counter("ingot_prompt_cache_disk_blocks_written_total",
             "KV blocks written to the --prompt-cache directory.",

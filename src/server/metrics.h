@@ -41,9 +41,15 @@ class Metrics {
   // One /v1/rerank request of `documents` documents.
   void count_reranked(int64_t documents);
 
+  // The LoRA adapters loaded (their model names), for the info gauge the
+  // Kubernetes inference gateway reads; set when they change.
+  void set_lora_adapters(std::vector<std::string> names);
+
   std::string render(const engine::EngineStats& engine) const;
 
  private:
+  void render_lora_info(std::string& out) const;
+
   mutable std::mutex mutex_;
   std::map<std::pair<std::string, int>, uint64_t> requests_;
   uint64_t prompt_tokens_ = 0;
@@ -54,6 +60,8 @@ class Metrics {
   uint64_t embedding_inputs_ = 0;
   uint64_t rerank_requests_ = 0;
   uint64_t rerank_documents_ = 0;
+  std::vector<std::string> lora_adapters_;
+  double lora_adapters_changed_ = 0;  // seconds since the epoch
   Histogram time_to_first_token_;
   Histogram time_per_token_;
 };

@@ -91,10 +91,28 @@ struct ServingContext {
   // Requests reach the engine in arrival order (I/O thread only).
   AdmissionOrder admission;
   std::atomic<bool> ready{false};
+  // Shutting down: in-flight requests finish, readiness says 503.
+  std::atomic<bool> draining{false};
 
+  // The name a request's `model` gives to run with an adapter alone, as
+  // the Kubernetes inference gateway routes: `model_id:adapter file stem`.
+  std::string adapter_model_id(const ServedAdapter& served) const {
+    return model_id + ":" + served.adapter->name();
+  }
+  // The adapter a model name stands for, or null.
+  const ServedAdapter* adapter_named(const std::string& model) const {
+    for (const ServedAdapter& served : lora_adapters) {
+      if (adapter_model_id(served) == model) return &served;
+    }
+    return nullptr;
+  }
+
+  // Every name a request may give: the served id, its aliases, then its
+  // adapters' names.
   std::vector<std::string> model_ids() const {
     std::vector<std::string> ids{model_id};
     ids.insert(ids.end(), aliases.begin(), aliases.end());
+    for (const ServedAdapter& served : lora_adapters) ids.push_back(adapter_model_id(served));
     return ids;
   }
 };

@@ -8,7 +8,7 @@ const skip = haveShared() ? false : '../shared is absent: no test models';
 const model = 'stories260K';
 const messages = [{ role: 'user', content: 'Once upon a time' }];
 
-test('a missing or wrong API key is a 401 AuthenticationError; /health needs none', { skip }, async () => {
+test('a missing or wrong API key is a 401 AuthenticationError; /health and /ready need none', { skip }, async () => {
   const server = await startServer(sharedModel('stories260K.gguf'), ['--api-key', 'sesame']);
   try {
     const wrong = new OpenAI({ baseURL: server.baseURL, apiKey: 'nope', maxRetries: 0 });
@@ -17,6 +17,8 @@ test('a missing or wrong API key is a 401 AuthenticationError; /health needs non
     assert.equal((await right.models.list()).data[0].id, model);
     const health = await fetch(`${server.origin}/health`);
     assert.equal(health.status, 200);
+    const ready = await fetch(`${server.origin}/ready`);
+    assert.deepEqual([ready.status, await ready.json()], [200, { status: 'ready' }]);
   } finally {
     await server.stop();
   }

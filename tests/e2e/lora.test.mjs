@@ -78,3 +78,22 @@ test('a chat request takes lora too, and an adapter id the server lacks is a 400
     return true;
   });
 });
+
+test('MODEL:ADAPTER names an adapter as a model: listed, run alone, in the gateway info gauge', { skip }, async () => {
+  const models = await client.models.list();
+  assert.deepEqual(models.data.map((m) => [m.id, m.parent]),
+    [['tiny-f16', undefined], ['tiny-f16:tiny-lora-11', 'tiny-f16'], ['tiny-f16:tiny-lora-12', 'tiny-f16']]);
+  // b, loaded at scale 0, runs at 1 when a request names it, and without a
+  // (the server's default): llama.cpp's reply for b alone.
+  const expected = golden('tiny-f16-lora-b', 2);
+  const reply = await client.completions.create({
+    model: 'tiny-f16:tiny-lora-12', prompt: expected.prompt, max_tokens: 16, temperature: 0,
+  });
+  assert.equal(reply.choices[0].text, expected.text);
+  await assert.rejects(
+    client.completions.create({ model: 'tiny-f16:tiny-lora-13', prompt: 'x', max_tokens: 1 }),
+    (error) => error instanceof OpenAI.NotFoundError);
+  const metrics = await fetch(`${server.origin}/metrics`).then((r) => r.text());
+  assert.match(metrics, /^ingot_lora_requests_info\{max_lora="2",running_lora_adapters="tiny-f16:tiny-lora-11,tiny-f16:tiny-lora-12",waiting_lora_adapters=""\} \d+\.\d+$/m);
+  assert.match(metrics, /^ingot_kv_cache_usage_ratio [01]\.\d{6}$/m);
+});

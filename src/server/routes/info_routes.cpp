@@ -25,10 +25,10 @@ void add_info_routes(Router& router, ServingContext& context) {
                 body["name"] = "ingot";
                 body["version"] = INGOT_VERSION_STRING;
                 body["model"] = context.model_id;
-                body["endpoints"] = {
-                    "GET /health",          "GET /v1/models", "POST /v1/chat/completions",
-                    "POST /v1/completions", "POST /tokenize", "POST /detokenize",
-                    "GET /metrics"};
+                body["endpoints"] = {"GET /health",          "GET /ready",
+                                     "GET /v1/models",       "POST /v1/chat/completions",
+                                     "POST /v1/completions", "POST /tokenize",
+                                     "POST /detokenize",     "GET /metrics"};
                 co_await exchange.respond(http::status::ok, dump(body), "application/json");
               },
               /*requires_auth=*/false});
@@ -43,10 +43,32 @@ void add_info_routes(Router& router, ServingContext& context) {
               },
               /*requires_auth=*/false});
 
+  // Readiness, for a load balancer or Kubernetes: 503 while loading and
+  // while draining after SIGTERM, where /health says only that the process
+  // answers once loaded.
+  router.add({http::verb::get, "/ready",
+              [&context](HttpExchange& exchange) -> asio::awaitable<void> {
+                const char* status = !context.ready.load()     ? "loading"
+                                     : context.draining.load() ? "draining"
+                                                               : "ready";
+                const bool ready = std::string_view(status) == "ready";
+                ordered_json body = {{"status", status}};
+                co_await exchange.respond(
+                    ready ? http::status::ok : http::status::service_unavailable, dump(body),
+                    "application/json");
+              },
+              /*requires_auth=*/false});
+
   router.add(
       {http::verb::get, "/v1/models", [&context](HttpExchange& exchange) -> asio::awaitable<void> {
-         // One entry: aliases are accepted names, not further models.
+         // Aliases are accepted names, not further models; each adapter is
+         // one, its base its parent (as vLLM lists LoRA modules).
          ordered_json data = ordered_json::array({model_entry(context, context.model_id)});
+         for (const ServingContext::ServedAdapter& served : context.lora_adapters) {
+           ordered_json entry = model_entry(context, context.adapter_model_id(served));
+           entry["parent"] = context.model_id;
+           data.push_back(std::move(entry));
+         }
          ordered_json body = {{"object", "list"}, {"data", std::move(data)}};
          co_await exchange.respond(http::status::ok, dump(body), "application/json");
        }});

@@ -62,7 +62,14 @@ std::variant<model::LoraSet, ApiError> lora_for(const GenerationFields& request,
                                                 const ServingContext& context) {
   model::LoraSet set;
   const auto& served = context.lora_adapters;
+  const ServingContext::ServedAdapter* named = context.adapter_named(request.model);
+  if (named != nullptr) {
+    // Its --lora scale, or 1 for an adapter loaded off (scale 0) to be chosen
+    // per request.
+    set.push_back({named->adapter.get(), named->scale != 0.0f ? named->scale : 1.0f});
+  }
   if (!request.lora) {
+    if (named != nullptr) return set;
     for (const ServingContext::ServedAdapter& a : served) {
       if (a.scale != 0.0f) set.push_back({a.adapter.get(), a.scale});
     }
@@ -75,7 +82,10 @@ std::variant<model::LoraSet, ApiError> lora_for(const GenerationFields& request,
                                  " (GET /lora-adapters lists them).",
                              "lora");
     }
-    if (scale != 0.0f) set.push_back({served[size_t(id)].adapter.get(), scale});
+    const model::LoraAdapter* adapter = served[size_t(id)].adapter.get();
+    // The model's adapter is already in, at its scale; `lora` may change it.
+    std::erase_if(set, [&](const model::LoraUse& use) { return use.adapter == adapter; });
+    if (scale != 0.0f) set.push_back({adapter, scale});
   }
   return set;
 }

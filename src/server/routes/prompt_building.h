@@ -47,9 +47,10 @@ asio::awaitable<std::invoke_result_t<Work>> off_io_thread(ServingContext& contex
 sampling::SamplingParams sampling_for(const GenerationFields& request,
                                       const ServingContext& context);
 
-// The adapters a request runs with: those its `lora` names at its scales
-// (the others not at all), else the server's at theirs; scale 0 drops one.
-// An id the server does not have is a 400.
+// The adapters a request runs with: the one its `model` names
+// (`model:adapter`), and those its `lora` names at its scales (the others
+// not at all); with neither, the server's at theirs. Scale 0 drops one. An
+// id the server does not have is a 400.
 std::variant<model::LoraSet, ApiError> lora_for(const GenerationFields& request,
                                                 const ServingContext& context);
 
