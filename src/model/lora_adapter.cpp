@@ -2,9 +2,13 @@
 
 #include <filesystem>
 #include <string_view>
+#include <vector>
 
 #include "gguf/reader.h"
+#include "kernels/dequantize.h"
 #include "kernels/element_type.h"
+#include "kernels/half.h"
+#include "kernels/ops_low_rank.h"
 
 namespace ingot::model {
 namespace {
@@ -51,6 +55,21 @@ Status check_tensor(const gguf::TensorInfo& tensor) {
   return {};
 }
 
+// B's `out` rows of `rank` in the low-rank kernel's blocked layout, F16.
+std::vector<uint16_t> low_rank_blocks(const gguf::TensorInfo& b, int64_t rank, int64_t out) {
+  const size_t row_stride = *kernels::row_bytes(b.type, rank);
+  std::vector<uint16_t> blocks(size_t(kernels::low_rank_size(out, rank)), 0);
+  std::vector<float> row(static_cast<size_t>(rank));
+  for (int64_t o = 0; o < out; ++o) {
+    kernels::dequantize_row(b.type, static_cast<const uint8_t*>(b.data) + o * row_stride,
+                            row.data(), rank);
+    for (int64_t k = 0; k < rank; ++k) {
+      blocks[size_t(kernels::low_rank_offset(o, k, rank))] = kernels::f32_to_f16(row[k]);
+    }
+  }
+  return blocks;
+}
+
 // The pair for "blk.L.<suffix>", checked against the base projection.
 Result<LoraPair> read_pair(const gguf::GgufFile& file, const std::string& weight, int64_t in,
                            int64_t out) {
@@ -75,7 +94,7 @@ Result<LoraPair> read_pair(const gguf::GgufFile& file, const std::string& weight
   pair.in = in;
   pair.out = out;
   pair.a = {a->type, a->data, rank, in, *kernels::row_bytes(a->type, in)};
-  pair.b = {b->type, b->data, out, rank, *kernels::row_bytes(b->type, rank)};
+  pair.b_blocks = low_rank_blocks(*b, rank, out);
   return pair;
 }
 

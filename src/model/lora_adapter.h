@@ -6,9 +6,10 @@
 //   W x + scale B (A x),   scale = s alpha / rank   (s when alpha is 0)
 // for a user's scale s, as llama.cpp applies it. ingot adapts the
 // attention's q, k, v and output projections and the feed-forward's gate,
-// up and down. The pairs stay in the mapped file, in its element type, and
-// run through the matmul kernels: a step reads each adapter it uses once,
-// whatever number of its rows use it.
+// up and down. A stays in the mapped file, in its element type, and runs
+// through the matmul kernels; B is copied into a layout of its own (see
+// LoraPair). A
+// step reads each adapter it uses once, whatever number of its rows use it.
 
 #include <array>
 #include <cstdint>
@@ -31,8 +32,11 @@ struct LoraPair {
   int64_t rank = 0;  // 0: the projection is not adapted
   int64_t in = 0;
   int64_t out = 0;
-  kernels::WeightMatrix a{};  // rank rows of `in`
-  kernels::WeightMatrix b{};  // out rows of `rank`
+  kernels::WeightMatrix a{};  // rank rows of `in`, in the file
+  // B in F16, laid out for kernels/ops_low_rank.h (blocks of outputs, each
+  // holding every rank's values), so that its product sums down whole
+  // vectors of outputs. An F32 or BF16 B is rounded to F16 here.
+  std::vector<uint16_t> b_blocks;
 };
 
 class LoraAdapter {

@@ -1,9 +1,8 @@
 #include "model/lora_deltas.h"
 
 #include <algorithm>
-#include <cassert>
 
-#include "model/row_math.h"
+#include "kernels/ops_low_rank.h"
 
 namespace ingot::model {
 
@@ -52,34 +51,45 @@ void LoraDeltas::add_down_products(int64_t layer, std::span<const LoraOutput> ou
 void LoraDeltas::add_deltas(std::span<const LoraOutput> outputs, ThreadPool& pool) {
   if (pending_.empty()) return;
   size_t gathered = 0;
-  size_t deltas = 0;
   for (PendingPair& p : pending_) {
-    const auto n = p.group->rows.size();
     p.gathered = gathered;
-    gathered += n * size_t(p.pair->rank);
-    p.deltas = deltas;
-    deltas += n * size_t(p.pair->out);
+    gathered += p.group->rows.size() * size_t(p.pair->rank);
   }
   if (gathered_.size() < gathered) gathered_.resize(gathered);
-  if (deltas_.size() < deltas) deltas_.resize(deltas);
-  if (gathered_packs_.size() < pending_.size()) gathered_packs_.resize(pending_.size());
-  up_products_.clear();
-  for (size_t i = 0; i < pending_.size(); ++i) {
-    const PendingPair& p = pending_[i];
-    float* rows = gathered_.data() + p.gathered;
-    gather_middles(p, rows);
-    gathered_packs_[i].pack(rows, int64_t(p.group->rows.size()), p.pair->rank, p.pair->b.type,
-                            pool);
-    up_products_.push_back(
-        {&p.pair->b, &gathered_packs_[i], deltas_.data() + p.deltas, p.pair->out});
+  for (const PendingPair& p : pending_) gather_middles(p, gathered_.data() + p.gathered);
+  // Work items are chunks of one output's features: every pair adding to
+  // those features runs in the same item, so no two threads add to the
+  // same value.
+  chunks_.clear();
+  for (const LoraOutput& output : outputs) {
+    const int64_t out = out_features(output.target);
+    for (int64_t begin = 0; begin < out; begin += kChunkFeatures) {
+      chunks_.push_back({&output, begin, std::min(begin + kChunkFeatures, out)});
+    }
   }
-  kernels::matmul_all(up_products_, pool);
+  pool.parallel_for(int64_t(chunks_.size()), 1, [&](int64_t first, int64_t last) {
+    for (int64_t c = first; c < last; ++c) add_chunk(chunks_[size_t(c)]);
+  });
+}
+
+// The output's width: that of any pending pair for its target (0: none).
+int64_t LoraDeltas::out_features(LoraTarget target) const {
   for (const PendingPair& p : pending_) {
-    const LoraOutput& output = output_for(outputs, p.target);
-    const float* delta = deltas_.data() + p.deltas;
+    if (p.target == target) return p.pair->out;
+  }
+  return 0;
+}
+
+void LoraDeltas::add_chunk(const Chunk& chunk) const {
+  const LoraOutput& output = *chunk.output;
+  for (const PendingPair& p : pending_) {
+    if (p.target != output.target) continue;
+    const int64_t rank = p.pair->rank;
+    const float* middle = gathered_.data() + p.gathered;
     for (const int64_t row : p.group->rows) {
-      add_in_place(output.y + row * output.y_stride, delta, p.pair->out);
-      delta += p.pair->out;
+      kernels::add_low_rank(middle, rank, p.pair->b_blocks.data(), chunk.begin, chunk.end,
+                            output.y + row * output.y_stride);
+      middle += rank;
     }
   }
 }
@@ -92,14 +102,6 @@ void LoraDeltas::gather_middles(const PendingPair& p, float* dst) const {
     const float* middle = middles_.data() + p.middles + size_t(row * rank);
     for (int64_t k = 0; k < rank; ++k) *dst++ = scale * middle[k];
   }
-}
-
-const LoraOutput& LoraDeltas::output_for(std::span<const LoraOutput> outputs,
-                                         LoraTarget target) const {
-  const auto found = std::find_if(outputs.begin(), outputs.end(),
-                                  [&](const LoraOutput& o) { return o.target == target; });
-  assert(found != outputs.end() && "add_deltas: no output for a target of add_down_products");
-  return *found;
 }
 
 }  // namespace ingot::model
