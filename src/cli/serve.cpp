@@ -1,4 +1,5 @@
-// `ingot serve`: the OpenAI-compatible HTTP server over one model.
+// `ingot serve`: the OpenAI-compatible HTTP server over one model, or over
+// several loaded on demand (--models DIR).
 
 #include <spdlog/spdlog.h>
 
@@ -20,6 +21,8 @@
 #include "sampling/logit_bias_spec.h"
 #include "server/http/http_server.h"
 #include "server/metrics.h"
+#include "server/models/model_registry.h"
+#include "server/models/model_routes.h"
 #include "server/prompt_preparation.h"
 #include "server/routes/routes.h"
 #include "tokenizer/tokenizer.h"
@@ -30,7 +33,11 @@ namespace ingot::cli {
 namespace {
 
 struct ServeOptions {
-  std::string model_path;
+  std::vector<std::string> model_paths;
+  std::string models_dir;
+  size_t max_loaded = 0;
+  std::optional<int64_t> memory_budget_mib;
+  int64_t idle_unload_s = 0;
   std::vector<std::string> aliases;
   server::HttpOptions http;
   engine::EngineOptions engine;
@@ -69,8 +76,8 @@ int64_t cache_ram_bytes(const ServeOptions& options) {
 
 // --lora FILE[:SCALE]: the adapters, loaded for the model, in their order
 // (their ids).
-bool load_adapters(const ServeOptions& options, const LoadedModel& loaded,
-                   server::ServingContext& context) {
+Status load_adapters(const ServeOptions& options, const LoadedModel& loaded,
+                     server::ServingContext& context) {
   for (const std::string& spec : options.lora) {
     std::string path = spec;
     float scale = 1.0f;
@@ -84,24 +91,253 @@ bool load_adapters(const ServeOptions& options, const LoadedModel& loaded,
     }
     auto adapter = model::LoraAdapter::load(path, loaded.model->config());
     if (!adapter.ok()) {
-      std::fprintf(stderr, "ingot serve: --lora %s: %s\n", spec.c_str(),
-                   adapter.error().describe().c_str());
-      return false;
+      return invalid_argument("--lora " + spec + ": " + adapter.error().describe());
     }
     context.lora_adapters.push_back({std::move(adapter).value(), scale});
   }
-  return true;
+  return {};
 }
 
 // Reranking needs the file's classification head.
-bool check_reranking(const ServeOptions& options, const LoadedModel& loaded) {
+Status check_reranking(const ServeOptions& options, const LoadedModel& loaded) {
   const bool asked = options.reranking || loaded.model->config().pooling_type == 4;
-  if (!asked || loaded.model->rank_head() != nullptr) return true;
+  if (!asked || loaded.model->rank_head() != nullptr) return {};
+  return invalid_argument(
+      std::string(options.reranking ? "--reranking" : "the file names rank pooling") +
+      ": the model has no classification head (cls.output), so it cannot "
+      "rerank");
+}
+
+// What every served model shares: the metrics, the prompt pool and the
+// stored responses.
+struct SharedServing {
+  server::Metrics* metrics = nullptr;
+  server::PromptPool* prompts = nullptr;
+  std::shared_ptr<server::responses::ResponseStore> responses;
+};
+
+// One model as serve runs it: the file loaded, its engine, the context the
+// routes read and the routes bound to it.
+class ServedInstance final : public server::ServedModel {
+ public:
+  ~ServedInstance() override {
+    if (engine) engine->stop();
+  }
+  server::ServingContext& context() override { return serving; }
+  const server::Router& routes() const override { return router; }
+  uint64_t memory_bytes() const override { return bytes; }
+
+  LoadedModel loaded;
+  std::unique_ptr<engine::Engine> engine;
+  server::ServingContext serving;
+  server::Router router;
+  uint64_t bytes = 0;
+};
+
+void fill_context(const ServeOptions& options, const std::string& id, ServedInstance& served,
+                  const SharedServing& shared) {
+  const LoadedModel& loaded = served.loaded;
+  server::ServingContext& context = served.serving;
+  context.model_id = id;
+  context.created = std::time(nullptr);
+  context.system_fingerprint = std::string("ingot-") + INGOT_VERSION;
+  context.tokenizer = loaded.tokenizer.get();
+  context.chat_template = &loaded.chat_template();
+  context.bos_text = loaded.bos_text;
+  context.eos_text = loaded.eos_text;
+  context.reasoning_tags = loaded.reasoning_tags;
+  context.tool_call_family = loaded.tool_call_family;
+  context.template_renders_tools = loaded.template_renders_tools;
+  context.template_reads_developer_role = loaded.template_reads_developer_role;
+  context.engine = served.engine.get();
+  // A file that names its pooling (Qwen3-Embedding, BERT embedders) is an
+  // embedding model: served for /v1/embeddings alone.
+  const int64_t pooling_type = loaded.model->config().pooling_type;
+  context.embedding_only = pooling_type >= 1 && pooling_type <= 3;
+  // One that names rank pooling (bge-reranker, Qwen3-Reranker) answers
+  // /v1/rerank alone.
+  context.reranking_only = pooling_type == 4;
+  context.reranking = context.reranking_only || options.reranking;
+  context.rerank_template = loaded.model->file().metadata().get_or<std::string>(
+      "tokenizer.chat_template.rerank", std::string());
+  if (context.rerank_template->empty()) context.rerank_template.reset();
+  if ((options.embeddings && !context.reranking_only) || context.embedding_only) {
+    context.embedding_pooling = embedding_pooling(options.pooling, loaded.model->config());
+  }
+  context.max_embedding_inputs = options.max_embedding_inputs;
+  context.defaults = options.defaults;
+  context.metrics = shared.metrics;
+  context.prompts = shared.prompts;
+  context.responses = shared.responses;
+  context.shutdown_grace =
+      std::chrono::milliseconds(static_cast<int64_t>(options.shutdown_timeout_s * 1000));
+  context.ready = true;
+}
+
+// The model at `path` loaded, its engine started, served under `id`.
+Result<std::unique_ptr<ServedInstance>> serve_model(const ServeOptions& options,
+                                                    const std::string& path, const std::string& id,
+                                                    const SharedServing& shared) {
+  auto served = std::make_unique<ServedInstance>();
+  INGOT_ASSIGN_OR_RETURN(served->loaded, LoadedModel::load(path));
+  const LoadedModel& loaded = served->loaded;
+  ServeOptions local = options;
+  for (const std::string& spec : options.logit_bias) {
+    const auto bias = *sampling::parse_logit_bias_spec(spec);  // checked when parsed
+    if (!loaded.tokenizer->vocab().contains(bias.first)) {
+      return invalid_argument("--logit-bias " + spec + ": the vocabulary has no token " +
+                              std::to_string(bias.first));
+    }
+    local.defaults.sampling.logit_bias.push_back(bias);
+  }
+  INGOT_RETURN_IF_ERROR(check_reranking(options, loaded));
+  local.engine.prepare_grammar = true;
+  local.engine.cache_types = cache_types(options.cache_types);
+  local.engine.cache_ram_bytes = cache_ram_bytes(options);
+  local.engine.prompt_cache_bytes = options.prompt_cache_mib << 20;
+  if (options.mtp || options.spec == "mtp") local.engine.draft_tokens = options.draft_max;
+  INGOT_ASSIGN_OR_RETURN(served->engine,
+                         engine::Engine::start(*loaded.model, *loaded.tokenizer, local.engine));
+  fill_context(local, id, *served, shared);
+  INGOT_RETURN_IF_ERROR(load_adapters(options, loaded, served->serving));
+  served->serving.aliases = options.aliases;
+  served->router = server::build_routes(served->serving);
+  const int64_t per_position = model::KvCache::bytes_per_position(
+      model::kv_cache_layers(loaded.model->config()), local.engine.cache_types);
+  served->bytes = loaded.model->file().file_size() +
+                  uint64_t(per_position) * uint64_t(served->engine->stats().kv_cells_total);
+  return served;
+}
+
+// --memory-budget, or three quarters of the memory free at start.
+uint64_t memory_budget_bytes(const ServeOptions& options) {
+  if (options.memory_budget_mib) return uint64_t(*options.memory_budget_mib) << 20;
+  if (auto available = available_memory_bytes()) return *available / 4 * 3;
+  return 0;
+}
+
+// Runs the HTTP server until SIGINT or SIGTERM, then drains.
+int run_http(server::HttpServer& http, const ServeOptions& options, server::ServingContext& ready,
+             const std::string& what, const std::string& note,
+             std::function<void()> cancel_in_flight) {
+  if (Status listening = http.listen(); !listening.ok()) {
+    std::fprintf(stderr, "ingot serve: %s\n", listening.error().describe().c_str());
+    return 1;
+  }
+  ready.ready = true;
   std::fprintf(stderr,
-               "ingot serve: %s: the model has no classification head (cls.output), so it "
-               "cannot rerank\n",
-               options.reranking ? "--reranking" : "the file names rank pooling");
-  return false;
+               "ingot serve: %s on http://%s:%u (OpenAI base URL http://%s:%u/v1), %s kernels\n",
+               what.c_str(), options.http.host.c_str(), http.port(), options.http.host.c_str(),
+               http.port(), std::string(kernels::isa_name(kernels::active_isa())).c_str());
+  if (!note.empty()) std::fprintf(stderr, "ingot serve: %s\n", note.c_str());
+  boost::asio::signal_set signals(http.io_context(), SIGINT, SIGTERM);
+  signals.async_wait([&](boost::system::error_code ec, int signal) {
+    if (ec) return;
+    spdlog::info("signal {}: draining in-flight requests for up to {:.1f} s", signal,
+                 options.shutdown_timeout_s);
+    std::fprintf(stderr, "ingot serve: shutting down\n");
+    ready.draining = true;
+    http.shutdown(ready.shutdown_grace, cancel_in_flight);
+  });
+  http.run();
+  return 0;
+}
+
+void count_answers(server::HttpServer& http, server::Metrics& metrics) {
+  http.on_answered([&metrics](std::string_view route, int status, bool dropped_as_slow) {
+    metrics.count_request(std::string(route), status);
+    if (dropped_as_slow) metrics.count_slow_client_dropped();
+  });
+}
+
+// --models DIR, or several --model: every model named by its file, loaded
+// on demand within --max-loaded and --memory-budget.
+int serve_many(const ServeOptions& options, server::Metrics& metrics) {
+  auto catalog = options.models_dir.empty() ? server::ModelCatalog::of_files(options.model_paths)
+                                            : server::ModelCatalog::scan(options.models_dir);
+  if (!catalog.ok()) {
+    std::fprintf(stderr, "ingot serve: %s\n", catalog.error().describe().c_str());
+    return 2;
+  }
+  server::FleetContext fleet;
+  fleet.metrics = &metrics;
+  fleet.shared.created = std::time(nullptr);
+  fleet.shared.responses = std::make_shared<server::responses::ResponseStore>(
+      options.responses_store, server::kStoredResponseBytes);
+  fleet.shared.shutdown_grace =
+      std::chrono::milliseconds(static_cast<int64_t>(options.shutdown_timeout_s * 1000));
+  server::HttpServer http(options.http, server::Router());
+  count_answers(http, metrics);
+  std::optional<server::PromptPool> prompts;
+  if (options.prompt_threads > 0) prompts.emplace(options.prompt_threads);
+  const SharedServing shared{&metrics, prompts ? &*prompts : nullptr, fleet.shared.responses};
+  server::RegistryLimits limits;
+  limits.max_loaded = options.max_loaded;
+  limits.memory_budget = memory_budget_bytes(options);
+  limits.idle_unload = std::chrono::seconds(options.idle_unload_s);
+  limits.max_waiting = size_t(std::max<int64_t>(options.engine.max_queue, 1));
+  // Each model's prompt-cache room is a share of what one model would get.
+  ServeOptions per_model = options;
+  if (!per_model.cache_ram_mib) {
+    per_model.cache_ram_mib =
+        (cache_ram_bytes(options) >> 20) / int64_t(options.max_loaded > 0 ? options.max_loaded : 4);
+  }
+  server::ModelRegistry registry(
+      http.io_context(), std::move(catalog).value(),
+      [&per_model,
+       shared](const server::CatalogEntry& entry) -> Result<std::unique_ptr<server::ServedModel>> {
+        INGOT_ASSIGN_OR_RETURN(auto served, serve_model(per_model, entry.path, entry.name, shared));
+        return std::unique_ptr<server::ServedModel>(std::move(served));
+      },
+      limits);
+  fleet.registry = &registry;
+  http.set_router(server::build_model_routes(fleet));
+  const size_t count = registry.catalog().entries().size();
+  const int code = run_http(http, options, fleet.shared,
+                            std::to_string(count) + " models (GET /v1/models lists them)", "", [&] {
+                              for (const auto& s : registry.status()) {
+                                if (s.model) s.model->context().engine->stop();
+                              }
+                            });
+  registry.shutdown();
+  return code;
+}
+
+int serve_one(const ServeOptions& options, server::Metrics& metrics) {
+  SharedServing shared{&metrics, nullptr,
+                       std::make_shared<server::responses::ResponseStore>(
+                           options.responses_store, server::kStoredResponseBytes)};
+  const std::string& path = options.model_paths.front();
+  auto served = serve_model(options, path, std::filesystem::path(path).stem().string(), shared);
+  if (!served.ok()) {
+    std::fprintf(stderr, "ingot serve: %s\n", served.error().describe().c_str());
+    return served.error().kind() == ErrorKind::kInvalidArgument ? 2 : 1;
+  }
+  ServedInstance& model = **served;
+  std::vector<std::string> adapter_names;
+  for (const auto& adapter : model.serving.lora_adapters) {
+    adapter_names.push_back(model.serving.adapter_model_id(adapter));
+  }
+  metrics.set_lora_adapters(std::move(adapter_names));
+  model.serving.ready = false;  // until the server listens
+  server::HttpServer http(options.http, model.router);
+  count_answers(http, metrics);
+  // Declared after the server so that it joins while the io_context its
+  // work posts back to still exists.
+  std::optional<server::PromptPool> prompts;
+  if (options.prompt_threads > 0) {
+    prompts.emplace(options.prompt_threads);
+    model.serving.prompts = &*prompts;
+  }
+  const bool random = model.loaded.model->config().name.find("random weights") != std::string::npos;
+  const int code =
+      run_http(http, options, model.serving, model.serving.model_id,
+               random ? "this model has random weights, so its replies are noise; serve "
+                        "your own with `make serve MODEL=path/to/model.gguf`"
+                      : "",
+               [&] { model.engine->stop(); });
+  model.engine->stop();
+  return code;
 }
 
 int serve(ServeOptions options) {
@@ -110,117 +346,17 @@ int serve(ServeOptions options) {
   }
   if (!options.api_key.empty()) options.http.api_key = options.api_key;
   options.http.max_body_bytes = options.max_body_mib << 20;
-
-  auto loaded = LoadedModel::load(options.model_path);
-  if (!loaded.ok()) {
-    std::fprintf(stderr, "ingot serve: %s\n", loaded.error().describe().c_str());
-    return 1;
+  if (options.model_paths.empty() == options.models_dir.empty()) {
+    std::fprintf(stderr, "ingot serve: give --model FILE (repeatable) or --models DIR\n");
+    return 2;
   }
-  for (const std::string& spec : options.logit_bias) {
-    const auto bias = *sampling::parse_logit_bias_spec(spec);  // checked when parsed
-    if (!loaded->tokenizer->vocab().contains(bias.first)) {
-      std::fprintf(stderr, "ingot serve: --logit-bias %s: the vocabulary has no token %d\n",
-                   spec.c_str(), bias.first);
-      return 2;
-    }
-    options.defaults.sampling.logit_bias.push_back(bias);
-  }
-  if (!check_reranking(options, *loaded)) return 2;
-  options.engine.prepare_grammar = true;
-  options.engine.cache_types = cache_types(options.cache_types);
-  options.engine.cache_ram_bytes = cache_ram_bytes(options);
-  options.engine.prompt_cache_bytes = options.prompt_cache_mib << 20;
-  if (options.mtp || options.spec == "mtp") options.engine.draft_tokens = options.draft_max;
-  auto engine = engine::Engine::start(*loaded->model, *loaded->tokenizer, options.engine);
-  if (!engine.ok()) {
-    std::fprintf(stderr, "ingot serve: %s\n", engine.error().describe().c_str());
-    return 1;
-  }
-
   server::Metrics metrics;
-  server::ServingContext context;
-  context.model_id = std::filesystem::path(options.model_path).stem().string();
-  context.aliases = options.aliases;
-  context.created = std::time(nullptr);
-  context.system_fingerprint = std::string("ingot-") + INGOT_VERSION;
-  context.tokenizer = loaded->tokenizer.get();
-  context.chat_template = &loaded->chat_template();
-  context.bos_text = loaded->bos_text;
-  context.eos_text = loaded->eos_text;
-  context.reasoning_tags = loaded->reasoning_tags;
-  context.tool_call_family = loaded->tool_call_family;
-  context.template_renders_tools = loaded->template_renders_tools;
-  context.template_reads_developer_role = loaded->template_reads_developer_role;
-  context.engine = engine->get();
-  // A file that names its pooling (Qwen3-Embedding, BERT embedders) is an
-  // embedding model: served for /v1/embeddings alone.
-  const int64_t pooling_type = loaded->model->config().pooling_type;
-  context.embedding_only = pooling_type >= 1 && pooling_type <= 3;
-  // One that names rank pooling (bge-reranker, Qwen3-Reranker) answers
-  // /v1/rerank alone.
-  context.reranking_only = pooling_type == 4;
-  context.reranking = context.reranking_only || options.reranking;
-  context.rerank_template = loaded->model->file().metadata().get_or<std::string>(
-      "tokenizer.chat_template.rerank", std::string());
-  if (context.rerank_template->empty()) context.rerank_template.reset();
-  if ((options.embeddings && !context.reranking_only) || context.embedding_only) {
-    context.embedding_pooling = embedding_pooling(options.pooling, loaded->model->config());
+  const bool many = !options.models_dir.empty() || options.model_paths.size() > 1;
+  if (many && !options.lora.empty()) {
+    std::fprintf(stderr, "ingot serve: --lora goes with one --model\n");
+    return 2;
   }
-  context.max_embedding_inputs = options.max_embedding_inputs;
-  if (!load_adapters(options, *loaded, context)) return 2;
-  std::vector<std::string> adapter_names;
-  for (const auto& served : context.lora_adapters) {
-    adapter_names.push_back(context.adapter_model_id(served));
-  }
-  metrics.set_lora_adapters(std::move(adapter_names));
-  context.defaults = options.defaults;
-  context.metrics = &metrics;
-  context.responses = std::make_unique<server::responses::ResponseStore>(
-      options.responses_store, server::kStoredResponseBytes);
-  context.shutdown_grace =
-      std::chrono::milliseconds(static_cast<int64_t>(options.shutdown_timeout_s * 1000));
-
-  server::HttpServer http(options.http, server::build_routes(context));
-  http.on_answered([&metrics](std::string_view route, int status, bool dropped_as_slow) {
-    metrics.count_request(std::string(route), status);
-    if (dropped_as_slow) metrics.count_slow_client_dropped();
-  });
-  // Declared after the server so that it joins while the io_context its
-  // work posts back to still exists.
-  std::optional<server::PromptPool> prompts;
-  if (options.prompt_threads > 0) {
-    prompts.emplace(options.prompt_threads);
-    context.prompts = &*prompts;
-  }
-  if (Status listening = http.listen(); !listening.ok()) {
-    std::fprintf(stderr, "ingot serve: %s\n", listening.error().describe().c_str());
-    return 1;
-  }
-  context.ready = true;
-
-  std::string name = loaded->model->config().name;
-  std::fprintf(
-      stderr, "ingot serve: %s on http://%s:%u (OpenAI base URL http://%s:%u/v1), %s kernels\n",
-      context.model_id.c_str(), options.http.host.c_str(), http.port(), options.http.host.c_str(),
-      http.port(), std::string(kernels::isa_name(kernels::active_isa())).c_str());
-  if (name.find("random weights") != std::string::npos) {
-    std::fprintf(stderr,
-                 "ingot serve: this model has random weights, so its replies are noise; serve "
-                 "your own with `make serve MODEL=path/to/model.gguf`\n");
-  }
-
-  boost::asio::signal_set signals(http.io_context(), SIGINT, SIGTERM);
-  signals.async_wait([&](boost::system::error_code ec, int signal) {
-    if (ec) return;
-    spdlog::info("signal {}: draining in-flight requests for up to {:.1f} s", signal,
-                 options.shutdown_timeout_s);
-    std::fprintf(stderr, "ingot serve: shutting down\n");
-    context.draining = true;
-    http.shutdown(context.shutdown_grace, [&] { (*engine)->stop(); });
-  });
-  http.run();
-  (*engine)->stop();
-  return 0;
+  return many ? serve_many(options, metrics) : serve_one(options, metrics);
 }
 
 }  // namespace
@@ -228,7 +364,28 @@ int serve(ServeOptions options) {
 void register_serve(CLI::App& app, int& exit_code) {
   auto options = std::make_shared<ServeOptions>();
   CLI::App* command = app.add_subcommand("serve", "Serve a model over an OpenAI-compatible API");
-  command->add_option("-m,--model", options->model_path, "GGUF model file")->required();
+  command->add_option("-m,--model", options->model_paths,
+                      "GGUF model file; repeated, each is a model named by its file name");
+  command
+      ->add_option("--models", options->models_dir,
+                   "Serve every GGUF model in DIR and its subfolders, each named by its file name "
+                   "without .gguf, loaded when a request names it")
+      ->type_name("DIR");
+  command
+      ->add_option("--max-loaded", options->max_loaded,
+                   "With several models, how many may be loaded at once (0: as the memory budget "
+                   "allows); the least recently used idle one is unloaded first")
+      ->capture_default_str();
+  command
+      ->add_option("--memory-budget", options->memory_budget_mib,
+                   "With several models, MiB their weights and KV caches may take together "
+                   "(default: three quarters of the memory free at start)")
+      ->check(CLI::Range(int64_t{1}, int64_t{1} << 40));
+  command
+      ->add_option("--idle-unload", options->idle_unload_s,
+                   "With several models, unload one idle for this many seconds (0: never)")
+      ->check(CLI::Range(int64_t{0}, int64_t{1} << 30))
+      ->capture_default_str();
   command->add_option("--host", options->http.host, "Address to listen on")->capture_default_str();
   command->add_option("--port", options->http.port, "Port (0 picks a free one)")
       ->capture_default_str();

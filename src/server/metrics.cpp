@@ -100,7 +100,98 @@ void Metrics::render_lora_info(std::string& out) const {
       lora_adapters_.size(), fmt::join(lora_adapters_, ","), lora_adapters_changed_);
 }
 
+namespace {
+
+// A series read from each engine's stats.
+struct EngineSeries {
+  const char* name;
+  const char* type;
+  const char* help;
+  double (*value)(const engine::EngineStats&);
+  bool disk_only = false;  // only when --prompt-cache is in use
+};
+
+const EngineSeries kEngineSeries[] = {
+    {"ingot_prefix_cache_hits_total", "counter", "Requests that reused cached prompt tokens.",
+     [](const engine::EngineStats& e) { return double(e.prefix_cache_hits); }},
+    {"ingot_prefix_cache_tokens_total", "counter", "Prompt tokens reused from the cache.",
+     [](const engine::EngineStats& e) { return double(e.prefix_tokens_reused); }},
+    {"ingot_kv_cache_block_evictions_total", "counter",
+     "Cached prefix blocks taken back for new positions.",
+     [](const engine::EngineStats& e) { return double(e.kv_block_evictions); }},
+    {"ingot_draft_tokens_total", "counter", "Drafted tokens checked (--mtp).",
+     [](const engine::EngineStats& e) { return double(e.drafted_tokens); }},
+    {"ingot_draft_tokens_accepted_total", "counter", "Drafted tokens accepted (--mtp).",
+     [](const engine::EngineStats& e) { return double(e.accepted_drafts); }},
+    {"ingot_requests_active", "gauge", "Requests holding a slot.",
+     [](const engine::EngineStats& e) { return double(e.active); }},
+    {"ingot_requests_paused", "gauge",
+     "Requests waiting for their reader: each holds its slot and at most its event channel.",
+     [](const engine::EngineStats& e) { return double(e.paused); }},
+    {"ingot_requests_queued", "gauge", "Requests waiting for a slot.",
+     [](const engine::EngineStats& e) { return double(e.queued); }},
+    {"ingot_slots", "gauge", "Slots (parallel sequences).",
+     [](const engine::EngineStats& e) { return double(e.slots); }},
+    {"ingot_kv_cache_cells_used", "gauge", "KV cache cells holding tokens.",
+     [](const engine::EngineStats& e) { return double(e.kv_cells_used); }},
+    {"ingot_kv_cache_cells_total", "gauge", "KV cache cells in all.",
+     [](const engine::EngineStats& e) { return double(e.kv_cells_total); }},
+    {"ingot_kv_cache_blocks_cached", "gauge", "Full KV blocks a new request may start from.",
+     [](const engine::EngineStats& e) { return double(e.kv_blocks_cached); }},
+    {"ingot_kv_cache_usage_ratio", "gauge", "KV cache cells holding tokens, as a fraction of all.",
+     [](const engine::EngineStats& e) {
+       return e.kv_cells_total > 0 ? double(e.kv_cells_used) / double(e.kv_cells_total) : 0.0;
+     }},
+    {"ingot_prompt_cache_disk_blocks_written_total", "counter",
+     "KV blocks written to the --prompt-cache directory.",
+     [](const engine::EngineStats& e) { return double(e.disk.blocks_written); }, true},
+    {"ingot_prompt_cache_disk_blocks_read_total", "counter",
+     "KV blocks read back from the --prompt-cache directory.",
+     [](const engine::EngineStats& e) { return double(e.disk.blocks_read); }, true},
+    {"ingot_prompt_cache_disk_files_rejected_total", "counter",
+     "Corrupt, truncated or foreign --prompt-cache files deleted unread.",
+     [](const engine::EngineStats& e) { return double(e.disk.files_rejected); }, true},
+    {"ingot_prompt_cache_disk_evictions_total", "counter",
+     "--prompt-cache files deleted to keep the directory within --prompt-cache-size.",
+     [](const engine::EngineStats& e) { return double(e.disk.files_evicted); }, true},
+    {"ingot_prompt_cache_disk_bytes", "gauge",
+     "Bytes of KV block files in the --prompt-cache directory.",
+     [](const engine::EngineStats& e) { return double(e.disk.bytes); }, true},
+};
+
+// An integer as an integer, a fraction with six places.
+std::string sample_value(double value) {
+  if (value == double(int64_t(value))) return fmt::format("{}", int64_t(value));
+  return fmt::format("{:.6f}", value);
+}
+
+}  // namespace
+
+void Metrics::render_engines(std::string& out, std::span<const ModelEngineStats> engines) const {
+  for (const EngineSeries& series : kEngineSeries) {
+    bool header = false;
+    for (const ModelEngineStats& engine : engines) {
+      if (series.disk_only && !engine.stats.disk_cache) continue;
+      if (!header) {
+        out += fmt::format("# HELP {} {}\n# TYPE {} {}\n", series.name, series.help, series.name,
+                           series.type);
+        header = true;
+      }
+      const std::string labels =
+          engine.model.empty() ? std::string() : fmt::format("{{model=\"{}\"}}", engine.model);
+      out +=
+          fmt::format("{}{} {}\n", series.name, labels, sample_value(series.value(engine.stats)));
+    }
+  }
+}
+
 std::string Metrics::render(const engine::EngineStats& engine) const {
+  const ModelEngineStats one{std::string(), engine};
+  return render(std::span(&one, 1));
+}
+
+std::string Metrics::render(std::span<const ModelEngineStats> engines,
+                            const std::string& extra) const {
   std::lock_guard lock(mutex_);
   std::string out;
   out += "# HELP ingot_requests_total HTTP requests answered, by route and status.\n";
@@ -111,9 +202,6 @@ std::string Metrics::render(const engine::EngineStats& engine) const {
   }
   auto counter = [&](const char* name, const char* help, uint64_t value) {
     out += fmt::format("# HELP {} {}\n# TYPE {} counter\n{} {}\n", name, help, name, name, value);
-  };
-  auto gauge = [&](const char* name, const char* help, int64_t value) {
-    out += fmt::format("# HELP {} {}\n# TYPE {} gauge\n{} {}\n", name, help, name, name, value);
   };
   counter("ingot_prompt_tokens_total", "Prompt tokens processed.", prompt_tokens_);
   counter("ingot_completion_tokens_total", "Completion tokens generated.", completion_tokens_);
@@ -126,51 +214,9 @@ std::string Metrics::render(const engine::EngineStats& engine) const {
   counter("ingot_embedding_inputs_total", "Inputs embedded by /v1/embeddings.", embedding_inputs_);
   counter("ingot_rerank_requests_total", "/v1/rerank requests answered.", rerank_requests_);
   counter("ingot_rerank_documents_total", "Documents scored by /v1/rerank.", rerank_documents_);
-  counter("ingot_prefix_cache_hits_total", "Requests that reused cached prompt tokens.",
-          static_cast<uint64_t>(engine.prefix_cache_hits));
-  counter("ingot_prefix_cache_tokens_total", "Prompt tokens reused from the cache.",
-          static_cast<uint64_t>(engine.prefix_tokens_reused));
-  counter("ingot_kv_cache_block_evictions_total",
-          "Cached prefix blocks taken back for new positions.",
-          static_cast<uint64_t>(engine.kv_block_evictions));
-  counter("ingot_draft_tokens_total", "Drafted tokens checked (--mtp).",
-          static_cast<uint64_t>(engine.drafted_tokens));
-  counter("ingot_draft_tokens_accepted_total", "Drafted tokens accepted (--mtp).",
-          static_cast<uint64_t>(engine.accepted_drafts));
-  gauge("ingot_requests_active", "Requests holding a slot.", engine.active);
-  gauge("ingot_requests_paused",
-        "Requests waiting for their reader: each holds its slot and at most its event channel.",
-        engine.paused);
-  gauge("ingot_requests_queued", "Requests waiting for a slot.", engine.queued);
-  gauge("ingot_slots", "Slots (parallel sequences).", engine.slots);
-  gauge("ingot_kv_cache_cells_used", "KV cache cells holding tokens.", engine.kv_cells_used);
-  gauge("ingot_kv_cache_cells_total", "KV cache cells in all.", engine.kv_cells_total);
-  gauge("ingot_kv_cache_blocks_cached", "Full KV blocks a new request may start from.",
-        engine.kv_blocks_cached);
-  const double usage = engine.kv_cells_total > 0
-                           ? double(engine.kv_cells_used) / double(engine.kv_cells_total)
-                           : 0.0;
-  out += fmt::format(
-      "# HELP ingot_kv_cache_usage_ratio KV cache cells holding tokens, as a fraction of all.\n"
-      "# TYPE ingot_kv_cache_usage_ratio gauge\ningot_kv_cache_usage_ratio {:.6f}\n",
-      usage);
+  render_engines(out, engines);
   render_lora_info(out);
-  if (engine.disk_cache) {
-    counter("ingot_prompt_cache_disk_blocks_written_total",
-            "KV blocks written to the --prompt-cache directory.",
-            static_cast<uint64_t>(engine.disk.blocks_written));
-    counter("ingot_prompt_cache_disk_blocks_read_total",
-            "KV blocks read back from the --prompt-cache directory.",
-            static_cast<uint64_t>(engine.disk.blocks_read));
-    counter("ingot_prompt_cache_disk_files_rejected_total",
-            "Corrupt, truncated or foreign --prompt-cache files deleted unread.",
-            static_cast<uint64_t>(engine.disk.files_rejected));
-    counter("ingot_prompt_cache_disk_evictions_total",
-            "--prompt-cache files deleted to keep the directory within --prompt-cache-size.",
-            static_cast<uint64_t>(engine.disk.files_evicted));
-    gauge("ingot_prompt_cache_disk_bytes",
-          "Bytes of KV block files in the --prompt-cache directory.", engine.disk.bytes);
-  }
+  out += extra;
   time_to_first_token_.render(out, "ingot_time_to_first_token_seconds",
                               "Time from request to first generated token.");
   time_per_token_.render(out, "ingot_time_per_output_token_seconds",

@@ -5,6 +5,7 @@
 #include <cstdint>
 #include <map>
 #include <mutex>
+#include <span>
 #include <string>
 #include <utility>
 #include <vector>
@@ -46,9 +47,18 @@ class Metrics {
   void set_lora_adapters(std::vector<std::string> names);
 
   std::string render(const engine::EngineStats& engine) const;
+  // Several models' engines (serve --models): each engine series once per
+  // model, labelled by it; `extra` is more series, rendered whole.
+  struct ModelEngineStats {
+    std::string model;  // empty: no label (one model)
+    engine::EngineStats stats;
+  };
+  std::string render(std::span<const ModelEngineStats> engines,
+                     const std::string& extra = std::string()) const;
 
  private:
   void render_lora_info(std::string& out) const;
+  void render_engines(std::string& out, std::span<const ModelEngineStats> engines) const;
 
   mutable std::mutex mutex_;
   std::map<std::pair<std::string, int>, uint64_t> requests_;

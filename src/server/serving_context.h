@@ -85,9 +85,9 @@ struct ServingContext {
   // itself (tests, and `--prompt-threads 0` to measure the difference).
   PromptPool* prompts = nullptr;
   // The Responses API's stored responses (`--responses-store`), shared by
-  // every I/O thread.
-  std::unique_ptr<responses::ResponseStore> responses =
-      std::make_unique<responses::ResponseStore>(kDefaultStoredResponses, kStoredResponseBytes);
+  // every I/O thread, and by every model of `serve --models`.
+  std::shared_ptr<responses::ResponseStore> responses =
+      std::make_shared<responses::ResponseStore>(kDefaultStoredResponses, kStoredResponseBytes);
   // Requests reach the engine in arrival order (I/O thread only).
   AdmissionOrder admission;
   std::atomic<bool> ready{false};

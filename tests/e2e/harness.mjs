@@ -43,10 +43,12 @@ export function haveShared() {
 }
 
 // Resolves once the server prints its address; rejects if it exits first.
-// One compute thread unless `extraArgs` says otherwise.
+// One compute thread unless `extraArgs` says otherwise; no --model when
+// `model` is null (`extraArgs` then names the models).
 export function startServer(model, extraArgs = [], { binary = ingotBinary } = {}) {
   const threads = extraArgs.includes('--threads') ? [] : ['--threads', '1'];
-  const args = ['serve', '--model', model, '--port', '0', ...threads, ...extraArgs];
+  const modelArgs = model === null ? [] : ['--model', model];
+  const args = ['serve', ...modelArgs, '--port', '0', ...threads, ...extraArgs];
   const proc = spawn(binary, args, { stdio: ['ignore', 'ignore', 'pipe'] });
   let stderr = '';
   return new Promise((resolve, reject) => {

@@ -35,6 +35,9 @@ class HttpServer {
   void shutdown(std::chrono::milliseconds grace, std::function<void()> cancel_in_flight);
 
   asio::io_context& io_context() { return io_; }
+  // The routes, when what they serve needs the io_context first; before
+  // run().
+  void set_router(Router router) { router_ = std::move(router); }
 
   // Called on the I/O thread with every answer's status and the route it
   // matched, named by its pattern (`/v1/responses/{id}`, so that ids never

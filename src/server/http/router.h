@@ -34,6 +34,7 @@ std::string path_parameter(std::string_view pattern, std::string_view path, std:
 class Router {
  public:
   void add(Route route) { routes_.push_back(std::move(route)); }
+  const std::vector<Route>& routes() const { return routes_; }
 
   struct Match {
     const Route* route = nullptr;  // null: no route for this method

@@ -1,0 +1,268 @@
+#include "server/models/model_registry.h"
+
+#include <spdlog/spdlog.h>
+
+#include <algorithm>
+
+namespace ingot::server {
+namespace {
+
+// How long a request waits for its model before a 503: a load that takes
+// longer has gone wrong.
+constexpr std::chrono::minutes kLongestWait{10};
+
+ApiError not_found(const std::string& name) {
+  return {404, "invalid_request_error",
+          "The model '" + name + "' does not exist; GET /v1/models lists the models served.",
+          "model", "model_not_found"};
+}
+
+ApiError unavailable(std::string message) {
+  return {503, "server_error", std::move(message), "model", "model_unavailable"};
+}
+
+}  // namespace
+
+std::string_view model_state_name(ModelState state) {
+  switch (state) {
+    case ModelState::kUnloaded:
+      return "unloaded";
+    case ModelState::kLoading:
+      return "loading";
+    case ModelState::kLoaded:
+      return "loaded";
+  }
+  return "unloaded";
+}
+
+ModelRegistry::ModelRegistry(asio::io_context& io, ModelCatalog catalog, ModelLoader loader,
+                             RegistryLimits limits)
+    : io_(io), catalog_(std::move(catalog)), loader_(std::move(loader)), limits_(limits) {
+  for (const CatalogEntry& entry : catalog_.entries()) {
+    Entry& added = entries_.emplace_back();
+    added.entry = &entry;
+  }
+  loading_thread_ = std::thread([this] { loading_thread_main(); });
+  if (limits_.idle_unload.count() > 0) arm_idle_timer();
+}
+
+ModelRegistry::~ModelRegistry() {
+  shutdown();
+}
+
+void ModelRegistry::shutdown() {
+  {
+    std::lock_guard lock(mutex_);
+    if (stopping_ && !loading_thread_.joinable()) return;
+    stopping_ = true;
+  }
+  wake_.notify_all();
+  if (loading_thread_.joinable()) loading_thread_.join();
+  if (idle_timer_) idle_timer_->cancel();
+  for (Entry& entry : entries_) entry.model.reset();
+}
+
+ModelRegistry::Lease::Lease(ModelRegistry* registry, Entry* entry)
+    : registry_(registry), entry_(entry) {}
+
+ModelRegistry::Lease::Lease(Lease&& other) noexcept
+    : registry_(other.registry_), entry_(std::exchange(other.entry_, nullptr)) {}
+
+ModelRegistry::Lease::~Lease() {
+  if (entry_ != nullptr) registry_->release(*entry_);
+}
+
+ServedModel& ModelRegistry::Lease::model() const {
+  return *entry_->model;
+}
+
+asio::awaitable<std::variant<ModelRegistry::Lease, ApiError>> ModelRegistry::acquire(
+    const std::string& name) {
+  Entry* entry = find(name);
+  if (entry == nullptr) co_return not_found(name);
+  const int64_t failures_before = entry->failures;
+  for (;;) {
+    if (entry->state == ModelState::kLoaded) {
+      ++entry->in_flight;
+      entry->last_used = std::chrono::steady_clock::now();
+      co_return Lease(this, entry);
+    }
+    if (entry->failures > failures_before) {
+      co_return unavailable("The model '" + name + "' failed to load: " + entry->last_error);
+    }
+    if (entry->state == ModelState::kUnloaded) start_loading(*entry);
+    if (waiting_ >= limits_.max_waiting) {
+      co_return unavailable("Too many requests are waiting for models to load; retry later.");
+    }
+    ++waiting_;
+    const bool changed = co_await wait_for_change();
+    --waiting_;
+    if (!changed) co_return unavailable("The model '" + name + "' did not load in time.");
+  }
+}
+
+asio::awaitable<std::optional<ApiError>> ModelRegistry::load(const std::string& name) {
+  auto lease = co_await acquire(name);
+  if (auto* error = std::get_if<ApiError>(&lease)) co_return std::move(*error);
+  co_return std::nullopt;
+}
+
+std::optional<ApiError> ModelRegistry::unload(const std::string& name) {
+  Entry* entry = find(name);
+  if (entry == nullptr) return not_found(name);
+  if (entry->state == ModelState::kUnloaded) return std::nullopt;
+  if (entry->state == ModelState::kLoading || entry->in_flight > 0) {
+    return ApiError{409, "invalid_request_error",
+                    "The model '" + name + "' is " +
+                        (entry->in_flight > 0 ? "serving requests" : "loading") +
+                        "; unload it once it is idle.",
+                    "model", "model_busy"};
+  }
+  unload_entry(*entry);
+  notify_change();
+  return std::nullopt;
+}
+
+std::vector<ModelRegistry::Status> ModelRegistry::status() const {
+  std::vector<Status> all;
+  for (const Entry& e : entries_) {
+    all.push_back({e.entry, e.state, e.memory_bytes ? e.memory_bytes : e.entry->file_bytes,
+                   e.in_flight, e.loads, e.unloads, e.model.get()});
+  }
+  return all;
+}
+
+ModelRegistry::Entry* ModelRegistry::find(const std::string& name) {
+  for (Entry& entry : entries_) {
+    if (entry.entry->name == name) return &entry;
+  }
+  return nullptr;
+}
+
+bool ModelRegistry::start_loading(Entry& entry) {
+  if (!make_room_for(entry)) return false;
+  entry.state = ModelState::kLoading;
+  spdlog::info("loading model {} from {}", entry.entry->name, entry.entry->path);
+  {
+    std::lock_guard lock(mutex_);
+    to_load_.push_back(&entry);
+  }
+  wake_.notify_one();
+  return true;
+}
+
+// Unloads idle models, least recently used first, until `entry` fits the
+// count and the memory budget. A model alone is loaded whatever its size.
+bool ModelRegistry::make_room_for(const Entry& entry) {
+  const uint64_t needed = entry.memory_bytes ? entry.memory_bytes : entry.entry->file_bytes;
+  for (;;) {
+    size_t count = 0;
+    uint64_t bytes = 0;
+    for (const Entry& e : entries_) {
+      if (&e == &entry || e.state == ModelState::kUnloaded) continue;
+      ++count;
+      bytes += e.memory_bytes ? e.memory_bytes : e.entry->file_bytes;
+    }
+    const bool over_count = limits_.max_loaded > 0 && count + 1 > limits_.max_loaded;
+    const bool over_budget = limits_.memory_budget > 0 && bytes + needed > limits_.memory_budget;
+    if (!over_count && !over_budget) return true;
+    if (count == 0) {
+      spdlog::warn("model {} needs {} bytes, more than --memory-budget; loading it alone",
+                   entry.entry->name, needed);
+      return true;
+    }
+    Entry* victim = least_recently_used_idle(entry);
+    if (victim == nullptr) return false;  // all busy: wait for one to finish
+    unload_entry(*victim);
+  }
+}
+
+ModelRegistry::Entry* ModelRegistry::least_recently_used_idle(const Entry& except) {
+  Entry* oldest = nullptr;
+  for (Entry& e : entries_) {
+    if (&e == &except || e.state != ModelState::kLoaded || e.in_flight > 0) continue;
+    if (oldest == nullptr || e.last_used < oldest->last_used) oldest = &e;
+  }
+  return oldest;
+}
+
+void ModelRegistry::unload_entry(Entry& entry) {
+  spdlog::info("unloading model {}", entry.entry->name);
+  entry.model.reset();
+  entry.state = ModelState::kUnloaded;
+  ++entry.unloads;
+}
+
+void ModelRegistry::finish_loading(Entry& entry, Result<std::unique_ptr<ServedModel>> loaded) {
+  if (loaded.ok()) {
+    entry.model = std::move(loaded).value();
+    entry.memory_bytes = entry.model->memory_bytes();
+    entry.state = ModelState::kLoaded;
+    entry.last_used = std::chrono::steady_clock::now();
+    ++entry.loads;
+    spdlog::info("model {} loaded ({} MiB)", entry.entry->name, entry.memory_bytes >> 20);
+  } else {
+    entry.state = ModelState::kUnloaded;
+    entry.last_error = loaded.error().describe();
+    ++entry.failures;
+    spdlog::error("model {} failed to load: {}", entry.entry->name, entry.last_error);
+  }
+  notify_change();
+}
+
+void ModelRegistry::release(Entry& entry) {
+  --entry.in_flight;
+  entry.last_used = std::chrono::steady_clock::now();
+  if (entry.in_flight == 0) notify_change();
+}
+
+asio::awaitable<bool> ModelRegistry::wait_for_change() {
+  auto timer = std::make_shared<asio::steady_timer>(io_, kLongestWait);
+  waiters_.push_back(timer);
+  boost::system::error_code ec;
+  co_await timer->async_wait(asio::redirect_error(asio::use_awaitable, ec));
+  co_return ec == asio::error::operation_aborted;
+}
+
+// Every waiter looks again: a model loaded or failed, or one went idle and
+// so may make room.
+void ModelRegistry::notify_change() {
+  for (const auto& timer : waiters_) timer->cancel();
+  waiters_.clear();
+}
+
+void ModelRegistry::arm_idle_timer() {
+  if (!idle_timer_) idle_timer_ = std::make_unique<asio::steady_timer>(io_);
+  idle_timer_->expires_after(
+      std::max<std::chrono::seconds>(limits_.idle_unload / 4, std::chrono::seconds(1)));
+  idle_timer_->async_wait([this](boost::system::error_code ec) {
+    if (ec) return;
+    const auto now = std::chrono::steady_clock::now();
+    for (Entry& e : entries_) {
+      if (e.state == ModelState::kLoaded && e.in_flight == 0 &&
+          now - e.last_used >= limits_.idle_unload) {
+        unload_entry(e);
+      }
+    }
+    arm_idle_timer();
+  });
+}
+
+void ModelRegistry::loading_thread_main() {
+  for (;;) {
+    Entry* entry = nullptr;
+    {
+      std::unique_lock lock(mutex_);
+      wake_.wait(lock, [this] { return stopping_ || !to_load_.empty(); });
+      if (stopping_) return;
+      entry = to_load_.front();
+      to_load_.pop_front();
+    }
+    auto loaded = loader_(*entry->entry);
+    asio::post(io_, [this, entry, loaded = std::move(loaded)]() mutable {
+      finish_loading(*entry, std::move(loaded));
+    });
+  }
+}
+
+}  // namespace ingot::server

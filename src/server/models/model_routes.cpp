@@ -1,0 +1,196 @@
+#include "server/models/model_routes.h"
+
+#include <fmt/format.h>
+
+#include "server/openai/chat_response.h"
+#include "server/openai/json_body.h"
+#include "server/routes/routes.h"
+
+namespace ingot::server {
+namespace {
+
+// The model a JSON body names; the only model when it names none and the
+// server has one.
+std::variant<std::string, ApiError> model_named(const nlohmann::ordered_json& body,
+                                                const ModelCatalog& catalog) {
+  if (body.is_object()) {
+    const auto model = body.find("model");
+    if (model != body.end() && model->is_string()) return model->get<std::string>();
+  }
+  if (catalog.entries().size() == 1) return catalog.entries().front().name;
+  return invalid_request(
+      "'model' is required: this server serves several models (GET /v1/models lists them).",
+      "model");
+}
+
+// A model's route, run for the model the request names.
+asio::awaitable<void> run_for_model(HttpExchange& exchange, FleetContext& fleet,
+                                    http::verb method) {
+  auto body = parse_json_body(exchange.request().body());
+  if (auto* error = std::get_if<ApiError>(&body)) {
+    co_await exchange.respond_error(*error);
+    co_return;
+  }
+  auto name = model_named(std::get<nlohmann::ordered_json>(body), fleet.registry->catalog());
+  if (auto* error = std::get_if<ApiError>(&name)) {
+    co_await exchange.respond_error(*error);
+    co_return;
+  }
+  auto lease = co_await fleet.registry->acquire(std::get<std::string>(name));
+  if (auto* error = std::get_if<ApiError>(&lease)) {
+    co_await exchange.respond_error(*error);
+    co_return;
+  }
+  const ServedModel& model = std::get<ModelRegistry::Lease>(lease).model();
+  const Router::Match match = model.routes().match(method, exchange.path());
+  if (match.route == nullptr) {
+    {
+      co_await exchange.respond_error({404, "invalid_request_error",
+                                       "No such route for this model.", std::nullopt, "not_found"});
+      co_return;
+    }
+  }
+  co_await match.route->handler(exchange);
+}
+
+ordered_json model_list(const FleetContext& fleet) {
+  ordered_json data = ordered_json::array();
+  for (const ModelRegistry::Status& s : fleet.registry->status()) {
+    ordered_json entry;
+    entry["id"] = s.entry->name;
+    entry["object"] = "model";
+    entry["created"] = fleet.shared.created;
+    entry["owned_by"] = "ingot";
+    entry["state"] = std::string(model_state_name(s.state));
+    entry["size"] = s.entry->file_bytes;
+    entry["context_length"] =
+        s.model != nullptr ? s.model->context().engine->context_size() : s.entry->context_length;
+    data.push_back(std::move(entry));
+  }
+  return {{"object", "list"}, {"data", std::move(data)}};
+}
+
+// Each model's state and load counts, labelled by model.
+std::string model_series(const std::vector<ModelRegistry::Status>& models) {
+  struct Series {
+    const char* name;
+    const char* type;
+    const char* help;
+    uint64_t (*value)(const ModelRegistry::Status&);
+  };
+  const Series series[] = {
+      {"ingot_model_loaded", "gauge", "1 when the model is loaded, else 0.",
+       [](const ModelRegistry::Status& s) { return uint64_t(s.state == ModelState::kLoaded); }},
+      {"ingot_model_loading", "gauge", "1 while the model loads, else 0.",
+       [](const ModelRegistry::Status& s) { return uint64_t(s.state == ModelState::kLoading); }},
+      {"ingot_model_loads_total", "counter", "Times the model was loaded.",
+       [](const ModelRegistry::Status& s) { return uint64_t(s.loads); }},
+      {"ingot_model_unloads_total", "counter", "Times the model was unloaded.",
+       [](const ModelRegistry::Status& s) { return uint64_t(s.unloads); }},
+      {"ingot_model_memory_bytes", "gauge",
+       "The model's weights and KV cache: measured when it last loaded, else its file.",
+       [](const ModelRegistry::Status& s) { return s.memory_bytes; }},
+  };
+  std::string out;
+  for (const Series& one : series) {
+    out += fmt::format("# HELP {} {}\n# TYPE {} {}\n", one.name, one.help, one.name, one.type);
+    for (const ModelRegistry::Status& s : models) {
+      out += fmt::format("{}{{model=\"{}\"}} {}\n", one.name, s.entry->name, one.value(s));
+    }
+  }
+  return out;
+}
+
+std::string render_metrics(const FleetContext& fleet) {
+  const std::vector<ModelRegistry::Status> models = fleet.registry->status();
+  std::vector<Metrics::ModelEngineStats> engines;
+  for (const ModelRegistry::Status& s : models) {
+    if (s.model != nullptr) engines.push_back({s.entry->name, s.model->context().engine->stats()});
+  }
+  return fleet.metrics->render(engines, model_series(models));
+}
+
+// POST /models/load and /models/unload: {"model": NAME}.
+asio::awaitable<void> load_or_unload(HttpExchange& exchange, FleetContext& fleet, bool load) {
+  auto body = parse_json_body(exchange.request().body());
+  if (auto* error = std::get_if<ApiError>(&body)) {
+    co_await exchange.respond_error(*error);
+    co_return;
+  }
+  const auto& json = std::get<nlohmann::ordered_json>(body);
+  if (!json.is_object() || !json.contains("model") || !json["model"].is_string()) {
+    {
+      co_await exchange.respond_error(
+          invalid_request("'model' is required and must be a string.", "model"));
+      co_return;
+    }
+  }
+  const std::string name = json["model"].get<std::string>();
+  // Not a conditional expression around co_await: GCC 12 destroys its
+  // temporaries too early.
+  std::optional<ApiError> error;
+  if (load) {
+    error = co_await fleet.registry->load(name);
+  } else {
+    error = fleet.registry->unload(name);
+  }
+  if (error) {
+    co_await exchange.respond_error(std::move(*error));
+    co_return;
+  }
+  ordered_json answer = {{"model", name}, {"state", load ? "loaded" : "unloaded"}};
+  co_await exchange.respond(http::status::ok, dump(answer), "application/json");
+}
+
+bool answered_for_the_server(std::string_view path) {
+  return path == "/" || path == "/v1/models" || path == "/metrics";
+}
+
+}  // namespace
+
+Router build_model_routes(FleetContext& fleet) {
+  Router router;
+  router.add({http::verb::get, "/",
+              [&fleet](HttpExchange& exchange) -> asio::awaitable<void> {
+                ordered_json models = ordered_json::array();
+                for (const CatalogEntry& e : fleet.registry->catalog().entries()) {
+                  models.push_back(e.name);
+                }
+                ordered_json body = {{"name", "ingot"}, {"models", std::move(models)}};
+                co_await exchange.respond(http::status::ok, dump(body), "application/json");
+              },
+              /*requires_auth=*/false});
+  router.add({http::verb::get, "/v1/models", [&fleet](HttpExchange& exchange) {
+                return exchange.respond(http::status::ok, dump(model_list(fleet)),
+                                        "application/json");
+              }});
+  router.add({http::verb::get, "/metrics", [&fleet](HttpExchange& exchange) {
+                return exchange.respond(http::status::ok, render_metrics(fleet),
+                                        "text/plain; version=0.0.4");
+              }});
+  router.add({http::verb::post, "/models/load",
+              [&fleet](HttpExchange& exchange) { return load_or_unload(exchange, fleet, true); },
+              /*requires_auth=*/true, /*json_body=*/true});
+  router.add({http::verb::post, "/models/unload",
+              [&fleet](HttpExchange& exchange) { return load_or_unload(exchange, fleet, false); },
+              /*requires_auth=*/true, /*json_body=*/true});
+  // Every other route as one model's server has it: those taking a
+  // request for a model run for the model it names; the rest (health,
+  // readiness, stored responses) read the shared context.
+  const Router one_model = build_routes(fleet.shared);
+  for (const Route& route : one_model.routes()) {
+    if (answered_for_the_server(route.path)) continue;
+    if (!route.json_body) {
+      router.add(route);
+      continue;
+    }
+    Route forwarded = route;
+    forwarded.handler = [&fleet, method = route.method](HttpExchange& exchange) {
+      return run_for_model(exchange, fleet, method);
+    };
+    router.add(std::move(forwarded));
+  }
+  return router;
+}
+
+}  // namespace ingot::server

@@ -1,0 +1,146 @@
+// `ingot serve --models DIR` through the official SDK: three models found
+// in a directory (one in a subfolder), loaded on demand under a memory
+// budget that holds only two, requests for all three at once each answered
+// by the model it names (its greedy reply that of a server of that model
+// alone), loads and unloads in /v1/models and /metrics, and names that try
+// to leave the directory refused.
+import { test, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import { copyFileSync, mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import OpenAI from 'openai';
+import { haveShared, sharedModel, startServer } from './harness.mjs';
+
+const skip = !haveShared() && '../shared is absent';
+const models = ['tiny-qwen3-f16', 'tiny-llama3-f16', 'tiny-qwen2-f16'];
+const prompts = ['Once upon a time', 'The capital of France is'];
+// Small caches, so that each model's footprint is mostly its weights.
+const serveArgs = ['--parallel', '2', '-c', '256', '--cache-ram', '0'];
+let dir;
+const expected = {};  // model -> prompt -> greedy reply
+
+const complete = (client, model, prompt) => client.completions.create({
+  model, prompt, max_tokens: 8, temperature: 0,
+}).then((reply) => reply.choices[0].text);
+
+function clientFor(server) {
+  return new OpenAI({ baseURL: server.baseURL, apiKey: 'unused', maxRetries: 0 });
+}
+
+before(async () => {
+  if (skip) return;
+  dir = mkdtempSync(path.join(os.tmpdir(), 'ingot-models-'));
+  mkdirSync(path.join(dir, 'more'));
+  copyFileSync(sharedModel('tiny-qwen3-f16.gguf'), path.join(dir, 'tiny-qwen3-f16.gguf'));
+  copyFileSync(sharedModel('tiny-llama3-f16.gguf'), path.join(dir, 'more', 'tiny-llama3-f16.gguf'));
+  copyFileSync(sharedModel('tiny-qwen2-f16.gguf'), path.join(dir, 'tiny-qwen2-f16.gguf'));
+  // Not models: a link leading out of the directory, and a file that is
+  // not GGUF.
+  symlinkSync(sharedModel('stories260K.gguf'), path.join(dir, 'outside.gguf'));
+  writeFileSync(path.join(dir, 'notes.gguf'), 'not a model');
+  for (const model of models) {
+    const file = model === 'tiny-llama3-f16' ? path.join(dir, 'more', `${model}.gguf`) : path.join(dir, `${model}.gguf`);
+    const server = await startServer(file, serveArgs);
+    try {
+      expected[model] = {};
+      for (const prompt of prompts) expected[model][prompt] = await complete(clientFor(server), model, prompt);
+    } finally {
+      await server.stop();
+    }
+  }
+});
+
+after(() => {
+  if (dir) rmSync(dir, { recursive: true, force: true });
+});
+
+const metric = (text, name, model) => {
+  const match = text.match(new RegExp(`^${name}\\{model="${model}"\\} (\\d+)$`, 'm'));
+  return match ? Number(match[1]) : undefined;
+};
+
+test('--models serves every model in the directory, each loaded when a request names it', { skip }, async () => {
+  const server = await startServer(null, ['--models', dir, ...serveArgs]);
+  try {
+    const client = clientFor(server);
+    const listed = (await client.models.list()).data;
+    assert.deepEqual(listed.map((m) => [m.id, m.state]).sort(), models.map((m) => [m, 'unloaded']).sort());
+    for (const model of models) {
+      assert.equal(await complete(client, model, prompts[0]), expected[model][prompts[0]], model);
+    }
+    const after = (await client.models.list()).data;
+    assert.deepEqual(after.map((m) => m.state), ['loaded', 'loaded', 'loaded']);
+    assert.equal(after.find((m) => m.id === 'tiny-qwen3-f16').context_length, 256);
+    for (const name of ['../tiny-qwen3-f16', '/etc/passwd', 'outside', 'notes', 'more/tiny-llama3-f16']) {
+      await assert.rejects(complete(client, name, 'x'), (error) => {
+        assert.ok(error instanceof OpenAI.NotFoundError, name);
+        assert.equal(error.code, 'model_not_found');
+        return true;
+      });
+    }
+    // By hand: unloaded, then loaded again.
+    const post = (route, model) => fetch(`${server.origin}${route}`, {
+      method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ model }),
+    });
+    assert.equal((await post('/models/unload', 'tiny-qwen2-f16')).status, 200);
+    assert.equal((await client.models.list()).data.find((m) => m.id === 'tiny-qwen2-f16').state, 'unloaded');
+    assert.equal((await post('/models/load', 'tiny-qwen2-f16')).status, 200);
+    assert.equal((await client.models.list()).data.find((m) => m.id === 'tiny-qwen2-f16').state, 'loaded');
+    assert.equal((await post('/models/load', 'missing')).status, 404);
+  } finally {
+    assert.equal(await server.stop(), 0);
+  }
+});
+
+test('under a memory budget for two models, requests for three at once all get their own model', { skip }, async (t) => {
+  // Each model's footprint as the server measures it.
+  let footprints;
+  {
+    const server = await startServer(null, ['--models', dir, ...serveArgs]);
+    try {
+      const client = clientFor(server);
+      for (const model of models) await complete(client, model, 'x');
+      const text = await fetch(`${server.origin}/metrics`).then((r) => r.text());
+      footprints = models.map((model) => metric(text, 'ingot_model_memory_bytes', model));
+    } finally {
+      await server.stop();
+    }
+  }
+  const total = footprints.reduce((a, b) => a + b, 0);
+  const largestPair = total - Math.min(...footprints);
+  const budgetMib = Math.floor((largestPair + total) / 2 / 2 ** 20);
+  assert.ok(budgetMib * 2 ** 20 >= largestPair && budgetMib * 2 ** 20 < total, JSON.stringify(footprints));
+
+  const server = await startServer(null, ['--models', dir, ...serveArgs, '--memory-budget', String(budgetMib)]);
+  try {
+    const client = clientFor(server);
+    const loadedCounts = [];
+    const asks = [];
+    for (let round = 0; round < 4; ++round) {
+      for (const model of models) {
+        for (const prompt of prompts) asks.push({ model, prompt });
+      }
+    }
+    let next = 0;
+    const worker = async () => {
+      while (next < asks.length) {
+        const { model, prompt } = asks[next++];
+        assert.equal(await complete(client, model, prompt), expected[model][prompt], `${model}: ${prompt}`);
+        const states = (await client.models.list()).data.map((m) => m.state);
+        loadedCounts.push(states.filter((s) => s !== 'unloaded').length);
+      }
+    };
+    await Promise.all([worker(), worker(), worker(), worker()]);
+    assert.ok(Math.max(...loadedCounts) <= 2, JSON.stringify(loadedCounts));
+    const text = await fetch(`${server.origin}/metrics`).then((r) => r.text());
+    const loads = models.map((model) => metric(text, 'ingot_model_loads_total', model));
+    const unloads = models.map((model) => metric(text, 'ingot_model_unloads_total', model));
+    t.diagnostic(`budget ${budgetMib} MiB for footprints ${footprints.map((b) => (b / 2 ** 20).toFixed(1))} MiB: loads ${loads}, unloads ${unloads}`);
+    assert.ok(loads.every((n) => n >= 1));
+    assert.ok(unloads.reduce((a, b) => a + b, 0) >= 1);
+    assert.match(text, /^ingot_requests_active\{model="tiny-[a-z0-9]+-f16"\} \d+$/m);
+  } finally {
+    assert.equal(await server.stop(), 0);
+  }
+});

@@ -1,0 +1,72 @@
+// The models `serve --models DIR` offers: every GGUF model under the
+// directory by its file name, and nothing a name or a link could reach
+// outside it.
+
+#include "server/models/model_catalog.h"
+
+#include <gtest/gtest.h>
+
+#include <filesystem>
+#include <fstream>
+
+#include "support/shared_data.h"
+
+namespace ingot::server {
+namespace {
+
+namespace fs = std::filesystem;
+
+// A fresh directory under the test's temporary one.
+fs::path fresh_dir(const std::string& name) {
+  const fs::path dir = testing::temp_dir() / name;
+  fs::remove_all(dir);
+  fs::create_directories(dir);
+  return dir;
+}
+
+TEST(ModelCatalog, FindsModelsInSubfoldersByFileNameAndLeavesOutTheRest) {
+  INGOT_REQUIRE_SHARED();
+  const fs::path dir = fresh_dir("catalog-models");
+  fs::create_directories(dir / "more");
+  fs::copy_file(testing::shared_path("models/stories260K.gguf"), dir / "stories.gguf");
+  fs::copy_file(testing::shared_path("models/small-llama-q4_0.gguf"), dir / "more" / "small.gguf");
+  std::ofstream(dir / "notes.gguf") << "not a model";
+  std::ofstream(dir / "readme.txt") << "not a model either";
+  fs::create_symlink(testing::shared_path("models/small-llama-q8_0.gguf"), dir / "outside.gguf");
+
+  auto catalog = ModelCatalog::scan(dir.string());
+  ASSERT_TRUE(catalog.ok()) << catalog.error().describe();
+  std::vector<std::string> names;
+  for (const CatalogEntry& entry : catalog->entries()) names.push_back(entry.name);
+  EXPECT_EQ(names, (std::vector<std::string>{"small", "stories"}));
+  const CatalogEntry* small = catalog->find("small");
+  ASSERT_NE(small, nullptr);
+  EXPECT_EQ(small->path, fs::canonical(dir / "more" / "small.gguf").string());
+  EXPECT_EQ(small->architecture, "llama");
+  EXPECT_GT(small->file_bytes, 0u);
+  for (const char* name : {"outside", "notes", "more/small", "../catalog-models/stories", ""}) {
+    EXPECT_EQ(catalog->find(name), nullptr) << name;
+  }
+}
+
+TEST(ModelCatalog, TwoFilesOfOneNameAreAnErrorNamingBoth) {
+  INGOT_REQUIRE_SHARED();
+  const fs::path dir = fresh_dir("catalog-twice");
+  fs::create_directories(dir / "a");
+  fs::create_directories(dir / "b");
+  fs::copy_file(testing::shared_path("models/stories260K.gguf"), dir / "a" / "m.gguf");
+  fs::copy_file(testing::shared_path("models/stories260K.gguf"), dir / "b" / "m.gguf");
+  auto catalog = ModelCatalog::scan(dir.string());
+  ASSERT_FALSE(catalog.ok());
+  EXPECT_NE(catalog.error().message().find("a/m.gguf"), std::string::npos);
+  EXPECT_NE(catalog.error().message().find("b/m.gguf"), std::string::npos);
+}
+
+TEST(ModelCatalog, ADirectoryWithoutModelsOrNoDirectoryIsAnError) {
+  const fs::path dir = fresh_dir("catalog-empty");
+  EXPECT_FALSE(ModelCatalog::scan(dir.string()).ok());
+  EXPECT_FALSE(ModelCatalog::scan((dir / "missing").string()).ok());
+}
+
+}  // namespace
+}  // namespace ingot::server
