@@ -56,8 +56,9 @@ struct ServeOptions {
   CacheTypeNames cache_types;
   bool embeddings = false;
   bool reranking = false;
-  std::vector<std::string> lora;  // FILE or FILE:SCALE
-  std::string pooling;            // empty: the file's pooling_type, else last
+  std::vector<std::string> lora;   // FILE or FILE:SCALE
+  bool adapters_optional = false;  // --models: one that fails to load is left out
+  std::string pooling;             // empty: the file's pooling_type, else last
   int64_t max_embedding_inputs = 2048;
 };
 
@@ -90,6 +91,10 @@ Status load_adapters(const ServeOptions& options, const LoadedModel& loaded,
       }
     }
     auto adapter = model::LoraAdapter::load(path, loaded.model->config());
+    if (!adapter.ok() && options.adapters_optional) {
+      spdlog::warn("the adapter {} is not served: {}", path, adapter.error().describe());
+      continue;
+    }
     if (!adapter.ok()) {
       return invalid_argument("--lora " + spec + ": " + adapter.error().describe());
     }
@@ -286,7 +291,14 @@ int serve_many(const ServeOptions& options, server::Metrics& metrics) {
       http.io_context(), std::move(catalog).value(),
       [&per_model,
        shared](const server::CatalogEntry& entry) -> Result<std::unique_ptr<server::ServedModel>> {
-        INGOT_ASSIGN_OR_RETURN(auto served, serve_model(per_model, entry.path, entry.name, shared));
+        ServeOptions with_adapters = per_model;
+        with_adapters.adapters_optional = true;
+        // Each adapter off unless a request names it.
+        for (const server::CatalogAdapter& adapter : entry.adapters) {
+          with_adapters.lora.push_back(adapter.path + ":0");
+        }
+        INGOT_ASSIGN_OR_RETURN(auto served,
+                               serve_model(with_adapters, entry.path, entry.name, shared));
         return std::unique_ptr<server::ServedModel>(std::move(served));
       },
       limits);

@@ -79,6 +79,7 @@ void Metrics::count_reranked(int64_t documents) {
 
 void Metrics::set_lora_adapters(std::vector<std::string> names) {
   const std::lock_guard lock(mutex_);
+  if (names == lora_adapters_ && lora_adapters_changed_ != 0) return;
   lora_adapters_ = std::move(names);
   lora_adapters_changed_ =
       std::chrono::duration<double>(std::chrono::system_clock::now().time_since_epoch()).count();

@@ -43,7 +43,8 @@ class Metrics {
   void count_reranked(int64_t documents);
 
   // The LoRA adapters loaded (their model names), for the info gauge the
-  // Kubernetes inference gateway reads; set when they change.
+  // Kubernetes inference gateway reads; its time moves only when they
+  // change.
   void set_lora_adapters(std::vector<std::string> names);
 
   std::string render(const engine::EngineStats& engine) const;

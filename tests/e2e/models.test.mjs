@@ -10,7 +10,8 @@ import { copyFileSync, mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSyn
 import os from 'node:os';
 import path from 'node:path';
 import OpenAI from 'openai';
-import { haveShared, sharedModel, startServer } from './harness.mjs';
+import { readFileSync } from 'node:fs';
+import { haveShared, sharedModel, startServer, synthesizedAdapter, synthesizedModel } from './harness.mjs';
 
 const skip = !haveShared() && '../shared is absent';
 const models = ['tiny-qwen3-f16', 'tiny-llama3-f16', 'tiny-qwen2-f16'];
@@ -142,5 +143,54 @@ test('under a memory budget for two models, requests for three at once all get t
     assert.match(text, /^ingot_requests_active\{model="tiny-[a-z0-9]+-f16"\} \d+$/m);
   } finally {
     assert.equal(await server.stop(), 0);
+  }
+});
+
+// llama.cpp's greedy reply for a golden case (tests/fixtures/golden).
+const golden = (name, index) => {
+  const fixture = JSON.parse(readFileSync(
+    path.join(import.meta.dirname, '..', 'fixtures', 'golden', `${name}.json`), 'utf8'));
+  const c = fixture.cases[index];
+  return { prompt: c.prompt_tokens, text: Buffer.from(c.text_hex, 'hex').toString('utf8') };
+};
+
+test('adapters in the directory are models MODEL:ADAPTER, run on their base beside other models', { skip }, async () => {
+  const adapters = mkdtempSync(path.join(os.tmpdir(), 'ingot-models-adapters-'));
+  try {
+    synthesizedModel(adapters, 'tiny', 'f16');
+    synthesizedAdapter(adapters, 'tiny', 11);
+    synthesizedAdapter(adapters, 'tiny', 12);
+    copyFileSync(sharedModel('tiny-qwen3-f16.gguf'), path.join(adapters, 'tiny-qwen3-f16.gguf'));
+    const server = await startServer(null, ['--models', adapters, '--parallel', '4', '--threads', '2',
+      '--max-loaded', '2']);
+    try {
+      const client = clientFor(server);
+      const listed = (await client.models.list()).data.map((m) => [m.id, m.parent]);
+      assert.deepEqual(listed, [['tiny-f16', undefined], ['tiny-f16:tiny-lora-11', 'tiny-f16'],
+        ['tiny-f16:tiny-lora-12', 'tiny-f16'], ['tiny-qwen3-f16', undefined]]);
+      // The base, each adapter alone (llama.cpp's replies at scale 1), and
+      // another model, all at once and twice over.
+      const cases = [
+        ['tiny-f16', golden('tiny-f16', 1)],
+        ['tiny-f16:tiny-lora-11', golden('tiny-f16-lora-a', 0)],
+        ['tiny-f16:tiny-lora-12', golden('tiny-f16-lora-b', 2)],
+      ];
+      const asks = [...cases, ...cases].map(([model, c]) => client.completions.create({
+        model, prompt: c.prompt, max_tokens: 16, temperature: 0,
+      }).then((reply) => [reply.model, reply.choices[0].text]));
+      const other = complete(client, 'tiny-qwen3-f16', prompts[1]);
+      assert.deepEqual(await Promise.all(asks), [...cases, ...cases].map(([model, c]) => [model, c.text]));
+      assert.equal(await other, expected['tiny-qwen3-f16'][prompts[1]]);
+      await assert.rejects(complete(client, 'tiny-f16:tiny-lora-13', 'x'),
+        (error) => error instanceof OpenAI.NotFoundError);
+      await assert.rejects(complete(client, 'tiny-qwen3-f16:tiny-lora-11', 'x'),
+        (error) => error instanceof OpenAI.NotFoundError);
+      const metrics = await fetch(`${server.origin}/metrics`).then((r) => r.text());
+      assert.match(metrics, /^ingot_lora_requests_info\{max_lora="2",running_lora_adapters="tiny-f16:tiny-lora-11,tiny-f16:tiny-lora-12",waiting_lora_adapters=""\} \d+\.\d+$/m);
+    } finally {
+      assert.equal(await server.stop(), 0);
+    }
+  } finally {
+    rmSync(adapters, { recursive: true, force: true });
   }
 });

@@ -10,6 +10,7 @@
 #include <fstream>
 
 #include "support/shared_data.h"
+#include "support/synthetic_model.h"
 
 namespace ingot::server {
 namespace {
@@ -60,6 +61,28 @@ TEST(ModelCatalog, TwoFilesOfOneNameAreAnErrorNamingBoth) {
   ASSERT_FALSE(catalog.ok());
   EXPECT_NE(catalog.error().message().find("a/m.gguf"), std::string::npos);
   EXPECT_NE(catalog.error().message().find("b/m.gguf"), std::string::npos);
+}
+
+TEST(ModelCatalog, AnAdapterIsServedAsModelColonAdapterForTheModelsItFits) {
+  INGOT_REQUIRE_SHARED();
+  const fs::path dir = fresh_dir("catalog-adapters");
+  fs::copy_file(testing::synthetic_model("tiny", "f16"), dir / "tiny.gguf");
+  fs::copy_file(testing::synthetic_model("tiny", "q8_0"), dir / "tiny-q8.gguf");
+  fs::copy_file(testing::shared_path("models/tiny-qwen3-f16.gguf"), dir / "qwen3.gguf");
+  fs::copy_file(testing::synthetic_lora("tiny", 3), dir / "style.gguf");
+  auto catalog = ModelCatalog::scan(dir.string());
+  ASSERT_TRUE(catalog.ok()) << catalog.error().describe();
+  ASSERT_EQ(catalog->entries().size(), 3u);
+  for (const char* base : {"tiny", "tiny-q8"}) {
+    const CatalogEntry* entry = catalog->find(base);
+    ASSERT_NE(entry, nullptr);
+    ASSERT_EQ(entry->adapters.size(), 1u) << base;
+    EXPECT_EQ(entry->adapters[0].name, "style");
+    EXPECT_EQ(catalog->find_for_request(std::string(base) + ":style"), entry);
+  }
+  EXPECT_TRUE(catalog->find("qwen3")->adapters.empty());
+  EXPECT_EQ(catalog->find_for_request("qwen3:style"), nullptr);
+  EXPECT_EQ(catalog->find_for_request("style"), nullptr);
 }
 
 TEST(ModelCatalog, ADirectoryWithoutModelsOrNoDirectoryIsAnError) {

@@ -40,8 +40,10 @@ Result<ModelCatalog> ModelCatalog::scan(const std::string& dir) {
   if (error) return invalid_argument("--models " + dir + ": " + error.message());
   std::sort(files.begin(), files.end());
   ModelCatalog catalog;
-  for (const std::string& file : files) INGOT_RETURN_IF_ERROR(catalog.add(file));
+  std::vector<std::string> adapters;
+  for (const std::string& file : files) INGOT_RETURN_IF_ERROR(catalog.add(file, &adapters));
   if (catalog.entries_.empty()) return invalid_argument("--models " + dir + ": no GGUF models");
+  catalog.match_adapters(adapters);
   return catalog;
 }
 
@@ -55,7 +57,7 @@ Result<ModelCatalog> ModelCatalog::of_files(const std::vector<std::string>& path
   return catalog;
 }
 
-Status ModelCatalog::add(const std::string& path) {
+Status ModelCatalog::add(const std::string& path, std::vector<std::string>* adapters) {
   auto file = gguf::GgufFile::open(path);
   if (!file.ok()) {
     spdlog::warn("--models: {}: {}; not served", path, file.error().describe());
@@ -63,7 +65,11 @@ Status ModelCatalog::add(const std::string& path) {
   }
   const gguf::Metadata& metadata = file->metadata();
   if (metadata.get_or<std::string>("general.type", "model") == "adapter") {
-    spdlog::info("--models: {} is an adapter; not served as a model", path);
+    if (adapters != nullptr) {
+      adapters->push_back(path);
+    } else {
+      spdlog::warn("--model {} is an adapter; give it with --lora", path);
+    }
     return {};
   }
   CatalogEntry entry;
@@ -82,6 +88,61 @@ Status ModelCatalog::add(const std::string& path) {
   }
   entries_.push_back(std::move(entry));
   return {};
+}
+
+namespace {
+
+// Whether every pair of the adapter has the shape of the model's
+// projection it adapts: lora_a {in, rank}, lora_b {rank, out} against the
+// weight's {in, out}. Headers only.
+bool adapter_fits(const gguf::GgufFile& adapter, const gguf::GgufFile& model) {
+  if (adapter.metadata().architecture() != model.metadata().architecture()) return false;
+  bool any = false;
+  for (const gguf::TensorInfo& tensor : adapter.tensors()) {
+    const std::string_view name = tensor.name;
+    const bool is_a = name.ends_with(".lora_a");
+    if (!is_a && !name.ends_with(".lora_b")) return false;
+    const gguf::TensorInfo* weight = model.find_tensor(name.substr(0, name.size() - 7));
+    if (weight == nullptr || weight->dims.size() != 2 || tensor.dims.size() != 2) return false;
+    const bool fits = is_a ? tensor.dims[0] == weight->dims[0] : tensor.dims[1] == weight->dims[1];
+    if (!fits) return false;
+    any = true;
+  }
+  return any;
+}
+
+}  // namespace
+
+void ModelCatalog::match_adapters(const std::vector<std::string>& adapters) {
+  for (const std::string& path : adapters) {
+    auto adapter = gguf::GgufFile::open(path);
+    if (!adapter.ok()) continue;
+    const std::string name = fs::path(path).stem().string();
+    bool matched = false;
+    for (CatalogEntry& entry : entries_) {
+      auto model = gguf::GgufFile::open(entry.path);
+      if (!model.ok() || !adapter_fits(*adapter, *model)) continue;
+      const bool taken = std::any_of(entry.adapters.begin(), entry.adapters.end(),
+                                     [&](const CatalogAdapter& a) { return a.name == name; });
+      if (taken) {
+        spdlog::warn("--models: {} has two adapters named {}; serving the first", entry.name, name);
+        continue;
+      }
+      entry.adapters.push_back({name, fs::canonical(path).string()});
+      matched = true;
+    }
+    if (!matched) spdlog::warn("--models: the adapter {} fits none of the models", path);
+  }
+}
+
+const CatalogEntry* ModelCatalog::find_for_request(const std::string& name) const {
+  if (const CatalogEntry* entry = find(name)) return entry;
+  for (const CatalogEntry& entry : entries_) {
+    for (const CatalogAdapter& adapter : entry.adapters) {
+      if (name == entry.name + ":" + adapter.name) return &entry;
+    }
+  }
+  return nullptr;
 }
 
 const CatalogEntry* ModelCatalog::find(const std::string& name) const {

@@ -1,6 +1,8 @@
 #pragma once
 // The models `serve --models DIR` (or repeated --model) offers: every GGUF
-// model file found at start, named by its file name without `.gguf`. A
+// model file found at start, named by its file name without `.gguf`, and
+// every LoRA adapter in DIR that fits one, named `MODEL:ADAPTER` (the
+// adapter's file name without `.gguf`) for each model it fits. A
 // request's model name is only ever looked up here, never joined to a
 // path, so no name reaches a file outside the directory; files whose real
 // path lies outside it (a symlink leading out) are not offered at all.
@@ -13,9 +15,15 @@
 
 namespace ingot::server {
 
+struct CatalogAdapter {
+  std::string name;  // the file name without .gguf
+  std::string path;
+};
+
 struct CatalogEntry {
   std::string name;
-  std::string path;  // the file's real path
+  std::vector<CatalogAdapter> adapters;  // those that fit the model
+  std::string path;                      // the file's real path
   uint64_t file_bytes = 0;
   std::string architecture;
   int64_t context_length = 0;  // the file's training context (0: unknown)
@@ -32,9 +40,14 @@ class ModelCatalog {
 
   const std::vector<CatalogEntry>& entries() const { return entries_; }
   const CatalogEntry* find(const std::string& name) const;
+  // The model a request's name runs on: the model itself, or the model of
+  // one of its adapters (`MODEL:ADAPTER`).
+  const CatalogEntry* find_for_request(const std::string& name) const;
 
  private:
-  Status add(const std::string& path);
+  // Adds the file's model, or keeps its adapter aside for match_adapters.
+  Status add(const std::string& path, std::vector<std::string>* adapters = nullptr);
+  void match_adapters(const std::vector<std::string>& adapters);
 
   std::vector<CatalogEntry> entries_;
 };

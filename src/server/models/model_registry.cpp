@@ -133,8 +133,9 @@ std::vector<ModelRegistry::Status> ModelRegistry::status() const {
 }
 
 ModelRegistry::Entry* ModelRegistry::find(const std::string& name) {
+  const CatalogEntry* wanted = catalog_.find_for_request(name);
   for (Entry& entry : entries_) {
-    if (entry.entry->name == name) return &entry;
+    if (entry.entry == wanted) return &entry;
   }
   return nullptr;
 }

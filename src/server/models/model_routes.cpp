@@ -65,7 +65,15 @@ ordered_json model_list(const FleetContext& fleet) {
     entry["size"] = s.entry->file_bytes;
     entry["context_length"] =
         s.model != nullptr ? s.model->context().engine->context_size() : s.entry->context_length;
-    data.push_back(std::move(entry));
+    data.push_back(entry);
+    // Its adapters, each a model of its own, run on it (as vLLM lists LoRA
+    // modules).
+    for (const CatalogAdapter& adapter : s.entry->adapters) {
+      ordered_json served = entry;
+      served["id"] = s.entry->name + ":" + adapter.name;
+      served["parent"] = s.entry->name;
+      data.push_back(std::move(served));
+    }
   }
   return {{"object", "list"}, {"data", std::move(data)}};
 }
@@ -104,9 +112,15 @@ std::string model_series(const std::vector<ModelRegistry::Status>& models) {
 std::string render_metrics(const FleetContext& fleet) {
   const std::vector<ModelRegistry::Status> models = fleet.registry->status();
   std::vector<Metrics::ModelEngineStats> engines;
+  std::vector<std::string> adapters;  // those of the loaded models
   for (const ModelRegistry::Status& s : models) {
-    if (s.model != nullptr) engines.push_back({s.entry->name, s.model->context().engine->stats()});
+    if (s.model == nullptr) continue;
+    engines.push_back({s.entry->name, s.model->context().engine->stats()});
+    for (const auto& served : s.model->context().lora_adapters) {
+      adapters.push_back(s.model->context().adapter_model_id(served));
+    }
   }
+  fleet.metrics->set_lora_adapters(std::move(adapters));
   return fleet.metrics->render(engines, model_series(models));
 }
 
