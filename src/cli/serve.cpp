@@ -10,209 +10,21 @@
 #include <filesystem>
 #include <optional>
 
-#include "cli/cache_type_options.h"
 #include "cli/commands.h"
-#include "cli/embedding_pooling.h"
-#include "cli/loaded_model.h"
-#include "engine/engine.h"
+#include "cli/serve_options.h"
+#include "cli/served_model.h"
 #include "kernels/dispatch.h"
-#include "model/lora_adapter.h"
-#include "model/model.h"
 #include "sampling/logit_bias_spec.h"
 #include "server/http/http_server.h"
 #include "server/metrics.h"
 #include "server/models/model_registry.h"
 #include "server/models/model_routes.h"
 #include "server/prompt_preparation.h"
-#include "server/routes/routes.h"
-#include "tokenizer/tokenizer.h"
 #include "util/duration.h"
 #include "util/memory_info.h"
 
 namespace ingot::cli {
 namespace {
-
-struct ServeOptions {
-  std::vector<std::string> model_paths;
-  std::string models_dir;
-  size_t max_loaded = 0;
-  std::optional<int64_t> memory_budget_mib;
-  int64_t idle_unload_s = 0;
-  std::vector<std::string> aliases;
-  server::HttpOptions http;
-  engine::EngineOptions engine;
-  server::ServingDefaults defaults;
-  size_t max_body_mib = 8;
-  double shutdown_timeout_s = 10;
-  std::string api_key;
-  size_t prompt_threads = 2;
-  size_t responses_store = server::kDefaultStoredResponses;
-  std::vector<std::string> logit_bias;  // TOKEN_ID(+|-)BIAS each
-  bool mtp = false;
-  std::string spec = "none";
-  int32_t draft_max = 3;
-  std::optional<int64_t> cache_ram_mib;  // unset: kDefaultCacheRamMib or less
-  int64_t prompt_cache_mib = 4096;
-  CacheTypeNames cache_types;
-  bool embeddings = false;
-  bool reranking = false;
-  std::vector<std::string> lora;   // FILE or FILE:SCALE
-  bool adapters_optional = false;  // --models: one that fails to load is left out
-  std::string pooling;             // empty: the file's pooling_type, else last
-  int64_t max_embedding_inputs = 2048;
-};
-
-// llama-server's default prompt cache, but never more than a quarter of the
-// memory the machine has free at start.
-constexpr int64_t kDefaultCacheRamMib = 8192;
-
-int64_t cache_ram_bytes(const ServeOptions& options) {
-  if (options.cache_ram_mib) return *options.cache_ram_mib << 20;
-  int64_t bytes = kDefaultCacheRamMib << 20;
-  if (auto available = available_memory_bytes()) {
-    bytes = std::min(bytes, int64_t(*available / 4));
-  }
-  return bytes;
-}
-
-// --lora FILE[:SCALE]: the adapters, loaded for the model, in their order
-// (their ids).
-Status load_adapters(const ServeOptions& options, const LoadedModel& loaded,
-                     server::ServingContext& context) {
-  for (const std::string& spec : options.lora) {
-    std::string path = spec;
-    float scale = 1.0f;
-    if (const size_t colon = spec.rfind(':'); colon != std::string::npos) {
-      char* end = nullptr;
-      const float parsed = std::strtof(spec.c_str() + colon + 1, &end);
-      if (end != spec.c_str() + colon + 1 && *end == '\0') {
-        path = spec.substr(0, colon);
-        scale = parsed;
-      }
-    }
-    auto adapter = model::LoraAdapter::load(path, loaded.model->config());
-    if (!adapter.ok() && options.adapters_optional) {
-      spdlog::warn("the adapter {} is not served: {}", path, adapter.error().describe());
-      continue;
-    }
-    if (!adapter.ok()) {
-      return invalid_argument("--lora " + spec + ": " + adapter.error().describe());
-    }
-    context.lora_adapters.push_back({std::move(adapter).value(), scale});
-  }
-  return {};
-}
-
-// Reranking needs the file's classification head.
-Status check_reranking(const ServeOptions& options, const LoadedModel& loaded) {
-  const bool asked = options.reranking || loaded.model->config().pooling_type == 4;
-  if (!asked || loaded.model->rank_head() != nullptr) return {};
-  return invalid_argument(
-      std::string(options.reranking ? "--reranking" : "the file names rank pooling") +
-      ": the model has no classification head (cls.output), so it cannot "
-      "rerank");
-}
-
-// What every served model shares: the metrics, the prompt pool and the
-// stored responses.
-struct SharedServing {
-  server::Metrics* metrics = nullptr;
-  server::PromptPool* prompts = nullptr;
-  std::shared_ptr<server::responses::ResponseStore> responses;
-};
-
-// One model as serve runs it: the file loaded, its engine, the context the
-// routes read and the routes bound to it.
-class ServedInstance final : public server::ServedModel {
- public:
-  ~ServedInstance() override {
-    if (engine) engine->stop();
-  }
-  server::ServingContext& context() override { return serving; }
-  const server::Router& routes() const override { return router; }
-  uint64_t memory_bytes() const override { return bytes; }
-
-  LoadedModel loaded;
-  std::unique_ptr<engine::Engine> engine;
-  server::ServingContext serving;
-  server::Router router;
-  uint64_t bytes = 0;
-};
-
-void fill_context(const ServeOptions& options, const std::string& id, ServedInstance& served,
-                  const SharedServing& shared) {
-  const LoadedModel& loaded = served.loaded;
-  server::ServingContext& context = served.serving;
-  context.model_id = id;
-  context.created = std::time(nullptr);
-  context.system_fingerprint = std::string("ingot-") + INGOT_VERSION;
-  context.tokenizer = loaded.tokenizer.get();
-  context.chat_template = &loaded.chat_template();
-  context.bos_text = loaded.bos_text;
-  context.eos_text = loaded.eos_text;
-  context.reasoning_tags = loaded.reasoning_tags;
-  context.tool_call_family = loaded.tool_call_family;
-  context.template_renders_tools = loaded.template_renders_tools;
-  context.template_reads_developer_role = loaded.template_reads_developer_role;
-  context.engine = served.engine.get();
-  // A file that names its pooling (Qwen3-Embedding, BERT embedders) is an
-  // embedding model: served for /v1/embeddings alone.
-  const int64_t pooling_type = loaded.model->config().pooling_type;
-  context.embedding_only = pooling_type >= 1 && pooling_type <= 3;
-  // One that names rank pooling (bge-reranker, Qwen3-Reranker) answers
-  // /v1/rerank alone.
-  context.reranking_only = pooling_type == 4;
-  context.reranking = context.reranking_only || options.reranking;
-  context.rerank_template = loaded.model->file().metadata().get_or<std::string>(
-      "tokenizer.chat_template.rerank", std::string());
-  if (context.rerank_template->empty()) context.rerank_template.reset();
-  if ((options.embeddings && !context.reranking_only) || context.embedding_only) {
-    context.embedding_pooling = embedding_pooling(options.pooling, loaded.model->config());
-  }
-  context.max_embedding_inputs = options.max_embedding_inputs;
-  context.defaults = options.defaults;
-  context.metrics = shared.metrics;
-  context.prompts = shared.prompts;
-  context.responses = shared.responses;
-  context.shutdown_grace =
-      std::chrono::milliseconds(static_cast<int64_t>(options.shutdown_timeout_s * 1000));
-  context.ready = true;
-}
-
-// The model at `path` loaded, its engine started, served under `id`.
-Result<std::unique_ptr<ServedInstance>> serve_model(const ServeOptions& options,
-                                                    const std::string& path, const std::string& id,
-                                                    const SharedServing& shared) {
-  auto served = std::make_unique<ServedInstance>();
-  INGOT_ASSIGN_OR_RETURN(served->loaded, LoadedModel::load(path));
-  const LoadedModel& loaded = served->loaded;
-  ServeOptions local = options;
-  for (const std::string& spec : options.logit_bias) {
-    const auto bias = *sampling::parse_logit_bias_spec(spec);  // checked when parsed
-    if (!loaded.tokenizer->vocab().contains(bias.first)) {
-      return invalid_argument("--logit-bias " + spec + ": the vocabulary has no token " +
-                              std::to_string(bias.first));
-    }
-    local.defaults.sampling.logit_bias.push_back(bias);
-  }
-  INGOT_RETURN_IF_ERROR(check_reranking(options, loaded));
-  local.engine.prepare_grammar = true;
-  local.engine.cache_types = cache_types(options.cache_types);
-  local.engine.cache_ram_bytes = cache_ram_bytes(options);
-  local.engine.prompt_cache_bytes = options.prompt_cache_mib << 20;
-  if (options.mtp || options.spec == "mtp") local.engine.draft_tokens = options.draft_max;
-  INGOT_ASSIGN_OR_RETURN(served->engine,
-                         engine::Engine::start(*loaded.model, *loaded.tokenizer, local.engine));
-  fill_context(local, id, *served, shared);
-  INGOT_RETURN_IF_ERROR(load_adapters(options, loaded, served->serving));
-  served->serving.aliases = options.aliases;
-  served->router = server::build_routes(served->serving);
-  const int64_t per_position = model::KvCache::bytes_per_position(
-      model::kv_cache_layers(loaded.model->config()), local.engine.cache_types);
-  served->bytes = loaded.model->file().file_size() +
-                  uint64_t(per_position) * uint64_t(served->engine->stats().kv_cells_total);
-  return served;
-}
 
 // --memory-budget, or three quarters of the memory free at start.
 uint64_t memory_budget_bytes(const ServeOptions& options) {
