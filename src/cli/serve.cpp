@@ -19,6 +19,7 @@
 #include "server/metrics.h"
 #include "server/models/model_registry.h"
 #include "server/models/model_routes.h"
+#include "server/models/models_config.h"
 #include "server/prompt_preparation.h"
 #include "util/duration.h"
 #include "util/memory_info.h"
@@ -67,11 +68,47 @@ void count_answers(server::HttpServer& http, server::Metrics& metrics) {
   });
 }
 
+// The models of --models DIR or several --model, with --models-config's
+// settings.
+Result<server::ModelCatalog> catalog_for(const ServeOptions& options) {
+  INGOT_ASSIGN_OR_RETURN(server::ModelCatalog catalog,
+                         options.models_dir.empty()
+                             ? server::ModelCatalog::of_files(options.model_paths)
+                             : server::ModelCatalog::scan(options.models_dir));
+  if (!options.models_config.empty()) {
+    INGOT_ASSIGN_OR_RETURN(server::ModelsConfig config,
+                           server::read_models_config(options.models_config));
+    INGOT_RETURN_IF_ERROR(catalog.apply(config));
+  }
+  return catalog;
+}
+
+// One model's options: the server's, its --models-config settings over
+// them, and its adapters, each off unless a request names it.
+ServeOptions options_for(const ServeOptions& server_wide, const server::CatalogEntry& entry) {
+  ServeOptions options = server_wide;
+  const server::ModelSettings& settings = entry.settings;
+  options.aliases = settings.aliases;
+  if (settings.ctx_size) options.engine.context_size = *settings.ctx_size;
+  if (settings.parallel) options.engine.parallel = int32_t(*settings.parallel);
+  if (settings.max_tokens) options.defaults.max_tokens = *settings.max_tokens;
+  sampling::SamplingParams& sampling = options.defaults.sampling;
+  if (settings.temperature) sampling.temperature = *settings.temperature;
+  if (settings.top_k) sampling.top_k = *settings.top_k;
+  if (settings.top_p) sampling.top_p = *settings.top_p;
+  if (settings.min_p) sampling.min_p = *settings.min_p;
+  if (settings.repeat_penalty) sampling.repetition_penalty = *settings.repeat_penalty;
+  options.adapters_optional = true;
+  for (const server::CatalogAdapter& adapter : entry.adapters) {
+    options.lora.push_back(adapter.path + ":0");
+  }
+  return options;
+}
+
 // --models DIR, or several --model: every model named by its file, loaded
 // on demand within --max-loaded and --memory-budget.
 int serve_many(const ServeOptions& options, server::Metrics& metrics) {
-  auto catalog = options.models_dir.empty() ? server::ModelCatalog::of_files(options.model_paths)
-                                            : server::ModelCatalog::scan(options.models_dir);
+  auto catalog = catalog_for(options);
   if (!catalog.ok()) {
     std::fprintf(stderr, "ingot serve: %s\n", catalog.error().describe().c_str());
     return 2;
@@ -103,14 +140,8 @@ int serve_many(const ServeOptions& options, server::Metrics& metrics) {
       http.io_context(), std::move(catalog).value(),
       [&per_model,
        shared](const server::CatalogEntry& entry) -> Result<std::unique_ptr<server::ServedModel>> {
-        ServeOptions with_adapters = per_model;
-        with_adapters.adapters_optional = true;
-        // Each adapter off unless a request names it.
-        for (const server::CatalogAdapter& adapter : entry.adapters) {
-          with_adapters.lora.push_back(adapter.path + ":0");
-        }
-        INGOT_ASSIGN_OR_RETURN(auto served,
-                               serve_model(with_adapters, entry.path, entry.name, shared));
+        INGOT_ASSIGN_OR_RETURN(auto served, serve_model(options_for(per_model, entry), entry.path,
+                                                        entry.name, shared));
         return std::unique_ptr<server::ServedModel>(std::move(served));
       },
       limits);
@@ -176,8 +207,14 @@ int serve(ServeOptions options) {
   }
   server::Metrics metrics;
   const bool many = !options.models_dir.empty() || options.model_paths.size() > 1;
-  if (many && !options.lora.empty()) {
-    std::fprintf(stderr, "ingot serve: --lora goes with one --model\n");
+  if (many && (!options.lora.empty() || !options.aliases.empty())) {
+    std::fprintf(stderr,
+                 "ingot serve: --lora and --alias go with one --model (with several, put adapters "
+                 "beside their models and aliases in --models-config)\n");
+    return 2;
+  }
+  if (!many && !options.models_config.empty()) {
+    std::fprintf(stderr, "ingot serve: --models-config goes with --models or several --model\n");
     return 2;
   }
   return many ? serve_many(options, metrics) : serve_one(options, metrics);
@@ -195,6 +232,11 @@ void register_serve(CLI::App& app, int& exit_code) {
                    "Serve every GGUF model in DIR and its subfolders, each named by its file name "
                    "without .gguf, loaded when a request names it")
       ->type_name("DIR");
+  command
+      ->add_option("--models-config", options->models_config,
+                   "With several models, each one's aliases, ctx_size, parallel, max_tokens, "
+                   "sampling defaults and whether it is pinned (always loaded), in TOML or JSON")
+      ->type_name("FILE");
   command
       ->add_option("--max-loaded", options->max_loaded,
                    "With several models, how many may be loaded at once (0: as the memory budget "

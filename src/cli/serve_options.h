@@ -17,6 +17,7 @@ namespace ingot::cli {
 struct ServeOptions {
   std::vector<std::string> model_paths;
   std::string models_dir;
+  std::string models_config;  // --models-config FILE
   size_t max_loaded = 0;
   std::optional<int64_t> memory_budget_mib;
   int64_t idle_unload_s = 0;

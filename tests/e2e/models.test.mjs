@@ -94,6 +94,39 @@ test('--models serves every model in the directory, each loaded when a request n
   }
 });
 
+test('--models-config gives a model aliases, its own context, and pins another loaded', { skip }, async () => {
+  const config = path.join(dir, '..', `${path.basename(dir)}-models.toml`);
+  writeFileSync(config, [
+    '[models.tiny-qwen3-f16]', 'aliases = ["chat"]',
+    '[models.tiny-llama3-f16]', 'ctx_size = 128',
+    '[models.tiny-qwen2-f16]', 'pinned = true',
+  ].join('\n'));
+  const server = await startServer(null, ['--models', dir, ...serveArgs, '--models-config', config,
+    '--max-loaded', '2']);
+  try {
+    const client = clientFor(server);
+    const state = async (id) => (await client.models.list()).data.find((m) => m.id === id);
+    // Pinned: loaded at start (or loading), and never unloaded.
+    assert.notEqual((await state('tiny-qwen2-f16')).state, 'unloaded');
+    assert.deepEqual((await state('tiny-qwen3-f16')).aliases, ['chat']);
+    assert.equal(await complete(client, 'chat', prompts[0]), expected['tiny-qwen3-f16'][prompts[0]]);
+    assert.equal(await complete(client, 'tiny-llama3-f16', prompts[0]), expected['tiny-llama3-f16'][prompts[0]]);
+    assert.equal((await state('tiny-llama3-f16')).context_length, 128);
+    // Two may be loaded: the pinned one stayed, qwen3 went for llama3.
+    assert.equal((await state('tiny-qwen2-f16')).state, 'loaded');
+    assert.equal((await state('tiny-qwen3-f16')).state, 'unloaded');
+    const unload = await fetch(`${server.origin}/models/unload`, {
+      method: 'POST', headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ model: 'tiny-qwen2-f16' }),
+    });
+    assert.equal(unload.status, 409);
+    assert.equal((await unload.json()).error.code, 'model_pinned');
+  } finally {
+    assert.equal(await server.stop(), 0);
+    rmSync(config, { force: true });
+  }
+});
+
 test('under a memory budget for two models, requests for three at once all get their own model', { skip }, async (t) => {
   // Each model's footprint as the server measures it.
   let footprints;

@@ -135,8 +135,30 @@ void ModelCatalog::match_adapters(const std::vector<std::string>& adapters) {
   }
 }
 
+Status ModelCatalog::apply(const ModelsConfig& config) {
+  for (const auto& [name, settings] : config) {
+    auto entry = std::find_if(entries_.begin(), entries_.end(),
+                              [&](const CatalogEntry& e) { return e.name == name; });
+    if (entry == entries_.end()) {
+      return invalid_argument("--models-config names " + name + ", which is not a model here");
+    }
+    for (const std::string& alias : settings.aliases) {
+      if (find_for_request(alias) != nullptr) {
+        return invalid_argument("--models-config: the alias " + alias + " of " + name +
+                                " is already a model's name or alias");
+      }
+    }
+    entry->settings = settings;
+  }
+  return {};
+}
+
 const CatalogEntry* ModelCatalog::find_for_request(const std::string& name) const {
   if (const CatalogEntry* entry = find(name)) return entry;
+  for (const CatalogEntry& entry : entries_) {
+    const auto& aliases = entry.settings.aliases;
+    if (std::find(aliases.begin(), aliases.end(), name) != aliases.end()) return &entry;
+  }
   for (const CatalogEntry& entry : entries_) {
     for (const CatalogAdapter& adapter : entry.adapters) {
       if (name == entry.name + ":" + adapter.name) return &entry;

@@ -11,6 +11,7 @@
 #include <string>
 #include <vector>
 
+#include "server/models/models_config.h"
 #include "util/status.h"
 
 namespace ingot::server {
@@ -27,6 +28,7 @@ struct CatalogEntry {
   uint64_t file_bytes = 0;
   std::string architecture;
   int64_t context_length = 0;  // the file's training context (0: unknown)
+  ModelSettings settings;      // --models-config's
 };
 
 class ModelCatalog {
@@ -40,9 +42,12 @@ class ModelCatalog {
 
   const std::vector<CatalogEntry>& entries() const { return entries_; }
   const CatalogEntry* find(const std::string& name) const;
-  // The model a request's name runs on: the model itself, or the model of
-  // one of its adapters (`MODEL:ADAPTER`).
+  // The model a request's name runs on: the model itself by its name or an
+  // alias, or the model of one of its adapters (`MODEL:ADAPTER`).
   const CatalogEntry* find_for_request(const std::string& name) const;
+  // --models-config: each model's settings; a model the catalogue lacks,
+  // or an alias that is another model's name or alias, is an error.
+  Status apply(const ModelsConfig& config);
 
  private:
   // Adds the file's model, or keeps its adapter aside for match_adapters.

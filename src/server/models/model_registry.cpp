@@ -44,6 +44,11 @@ ModelRegistry::ModelRegistry(asio::io_context& io, ModelCatalog catalog, ModelLo
   }
   loading_thread_ = std::thread([this] { loading_thread_main(); });
   if (limits_.idle_unload.count() > 0) arm_idle_timer();
+  for (Entry& entry : entries_) {
+    if (entry.entry->settings.pinned && !start_loading(entry)) {
+      spdlog::warn("the pinned model {} does not fit beside the others", entry.entry->name);
+    }
+  }
 }
 
 ModelRegistry::~ModelRegistry() {
@@ -111,6 +116,11 @@ std::optional<ApiError> ModelRegistry::unload(const std::string& name) {
   Entry* entry = find(name);
   if (entry == nullptr) return not_found(name);
   if (entry->state == ModelState::kUnloaded) return std::nullopt;
+  if (entry->entry->settings.pinned) {
+    return ApiError{409, "invalid_request_error",
+                    "The model '" + name + "' is pinned (--models-config); it stays loaded.",
+                    "model", "model_pinned"};
+  }
   if (entry->state == ModelState::kLoading || entry->in_flight > 0) {
     return ApiError{409, "invalid_request_error",
                     "The model '" + name + "' is " +
@@ -181,7 +191,10 @@ bool ModelRegistry::make_room_for(const Entry& entry) {
 ModelRegistry::Entry* ModelRegistry::least_recently_used_idle(const Entry& except) {
   Entry* oldest = nullptr;
   for (Entry& e : entries_) {
-    if (&e == &except || e.state != ModelState::kLoaded || e.in_flight > 0) continue;
+    if (&e == &except || e.state != ModelState::kLoaded || e.in_flight > 0 ||
+        e.entry->settings.pinned) {
+      continue;
+    }
     if (oldest == nullptr || e.last_used < oldest->last_used) oldest = &e;
   }
   return oldest;
@@ -240,7 +253,7 @@ void ModelRegistry::arm_idle_timer() {
     if (ec) return;
     const auto now = std::chrono::steady_clock::now();
     for (Entry& e : entries_) {
-      if (e.state == ModelState::kLoaded && e.in_flight == 0 &&
+      if (e.state == ModelState::kLoaded && e.in_flight == 0 && !e.entry->settings.pinned &&
           now - e.last_used >= limits_.idle_unload) {
         unload_entry(e);
       }

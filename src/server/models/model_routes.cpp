@@ -62,6 +62,8 @@ ordered_json model_list(const FleetContext& fleet) {
     entry["created"] = fleet.shared.created;
     entry["owned_by"] = "ingot";
     entry["state"] = std::string(model_state_name(s.state));
+    if (!s.entry->settings.aliases.empty()) entry["aliases"] = s.entry->settings.aliases;
+    entry["pinned"] = s.entry->settings.pinned;
     entry["size"] = s.entry->file_bytes;
     entry["context_length"] =
         s.model != nullptr ? s.model->context().engine->context_size() : s.entry->context_length;
