@@ -3,6 +3,7 @@
 #include <spdlog/spdlog.h>
 
 #include <algorithm>
+#include <bit>
 
 namespace ingot::engine {
 namespace {
@@ -247,10 +248,11 @@ void Engine::step() {
     if (in_batch_[i].prefill > 0) slot.committed_prefill(in_batch_[i].prefill);
     if (in_batch_[i].decodes) slot.committed_decode();
     // An encoder's keys depend on the tokens after them: no prefix of its
-    // sequence is reusable; an adapted sequence's are its adapters' alone.
-    if (!in_batch_[i].any() || !model_.config().causal || !slot.lora().empty()) continue;
-    cache_.publish(slot.sequence(), slot.cached());
-    if (disk_) disk_->save(cache_, slot.sequence(), slot.cached());
+    // sequence is reusable. An adapted sequence's are shared under its
+    // adapters' seed, and kept in memory only.
+    if (!in_batch_[i].any() || !model_.config().causal) continue;
+    cache_.publish(slot.sequence(), slot.cached(), prefix_seed(slot.lora()));
+    if (disk_ && slot.lora().empty()) disk_->save(cache_, slot.sequence(), slot.cached());
   }
   keep_recurrent_snapshots();
   pool_embeddings(*logits);
@@ -390,10 +392,10 @@ void Engine::admit_waiting() {
     cache_.truncate(slot.sequence(), static_cast<int64_t>(reuse));
     // A cut inside a block another sequence shares may end at its start.
     reuse = std::min(reuse, static_cast<size_t>(cache_.sequence_length(slot.sequence())));
-    // Shared blocks are computed without adapters; an adapted request keeps
-    // its own.
-    if (!whole && pending.request.lora.empty()) {
-      reuse = attach_shared_prefix(slot, pending.request.prompt, reuse);
+    // Shared blocks are found under the request's adapters' seed: only
+    // blocks the same adapters computed.
+    if (!whole) {
+      reuse = attach_shared_prefix(slot, pending.request.prompt, reuse, pending.request.lora);
     }
     if (drafter_) drafter_->restart(slot, reuse);
     if (reuse > 0) {
@@ -421,14 +423,28 @@ void Engine::make_masker() {
 // (computed by any sequence, live or finished), the slot's sequence goes
 // back to its last whole block and takes the cached blocks after it.
 size_t Engine::attach_shared_prefix(const Slot& slot, const std::vector<int32_t>& prompt,
-                                    size_t reuse) {
+                                    size_t reuse, const model::LoraSet& lora) {
   if (!cache_.shares_prefixes() || prompt.empty()) return reuse;
   const int64_t limit = static_cast<int64_t>(prompt.size()) - 1;
-  if (disk_) disk_->restore(cache_, prompt, limit);
-  if (cache_.cached_prefix_length(prompt, limit) <= static_cast<int64_t>(reuse)) return reuse;
+  if (disk_ && lora.empty()) disk_->restore(cache_, prompt, limit);
+  const uint64_t seed = prefix_seed(lora);
+  if (cache_.cached_prefix_length(prompt, limit, seed) <= static_cast<int64_t>(reuse)) {
+    return reuse;
+  }
   const int64_t block = cache_.block_size();
   cache_.truncate(slot.sequence(), static_cast<int64_t>(reuse) / block * block);
-  return static_cast<size_t>(cache_.attach_cached_prefix(slot.sequence(), prompt, limit));
+  return static_cast<size_t>(cache_.attach_cached_prefix(slot.sequence(), prompt, limit, seed));
+}
+
+// The prefix cache's seed for sequences run with `lora`: the adapters (by
+// identity, alive as long as the server) and their scales, in order.
+uint64_t Engine::prefix_seed(const model::LoraSet& lora) {
+  std::vector<uint64_t> salt;
+  for (const model::LoraUse& use : lora) {
+    salt.push_back(reinterpret_cast<uintptr_t>(use.adapter));
+    salt.push_back(std::bit_cast<uint32_t>(use.scale));
+  }
+  return model::KvCache::prefix_seed(salt);
 }
 
 Slot& Engine::choose_slot(const std::vector<int32_t>& prompt, const model::LoraSet& lora) {
@@ -533,7 +549,8 @@ bool Engine::waits_for_another_slots_prefill(size_t index) const {
   const auto block = static_cast<size_t>(cache_.block_size());
   for (size_t j = 0; j < slots_.size(); ++j) {
     const Slot& other = slots_[j];
-    if (j == index || !other.prefilling() || other.scores_prompt() || !other.lora().empty()) {
+    if (j == index || !other.prefilling() || other.scores_prompt() ||
+        prefix_seed(other.lora()) != prefix_seed(slot.lora())) {
       continue;
     }
     const auto ahead = static_cast<size_t>(other.position());
@@ -552,7 +569,7 @@ bool Engine::waits_for_another_slots_prefill(size_t index) const {
 void Engine::take_blocks_computed_meanwhile(Slot& slot) {
   if (!can_share_while_prefilling(slot)) return;
   const auto position = static_cast<size_t>(slot.position());
-  const size_t length = attach_shared_prefix(slot, slot.prompt(), position);
+  const size_t length = attach_shared_prefix(slot, slot.prompt(), position, slot.lora());
   if (length <= position) return;
   slot.skip_cached_prefill(length - position);
   prefix_tokens_ += static_cast<int64_t>(length - position);
@@ -562,7 +579,7 @@ void Engine::take_blocks_computed_meanwhile(Slot& slot) {
 // scored (that wants every token's logits) and with no drafter to follow.
 bool Engine::can_share_while_prefilling(const Slot& slot) const {
   return cache_.shares_prefixes() && !drafter_ && !slot.scores_prompt() && !slot.embeds() &&
-         slot.lora().empty() && slot.position() % cache_.block_size() == 0;
+         slot.position() % cache_.block_size() == 0;
 }
 
 // A scored prompt wants a vocabulary-sized row per token: its chunks are

@@ -11,8 +11,6 @@
 namespace ingot::model {
 namespace {
 
-constexpr uint64_t kFirstBlockSeed = 0x9E3779B97F4A7C15ull;
-
 // The hash of a prefix ending with `tokens`, the prefix before them hashed
 // as `previous`. Never 0, which marks a block no index names.
 uint64_t chain_hash(uint64_t previous, std::span<const int32_t> tokens) {
@@ -212,10 +210,17 @@ const std::vector<int32_t>& KvCache::blocks(SequenceId sequence) const {
   return it == sequences_.end() ? kNone : it->second.blocks;
 }
 
-int64_t KvCache::cached_prefix_length(std::span<const int32_t> tokens, int64_t limit) const {
+uint64_t KvCache::prefix_seed(std::span<const uint64_t> salt) {
+  if (salt.empty()) return kPlainPrefixSeed;
+  const uint64_t hash = XXH3_64bits_withSeed(salt.data(), salt.size_bytes(), kPlainPrefixSeed);
+  return hash == 0 || hash == kPlainPrefixSeed ? hash + 1 : hash;
+}
+
+int64_t KvCache::cached_prefix_length(std::span<const int32_t> tokens, int64_t limit,
+                                      uint64_t seed) const {
   if (!sharing_) return 0;
   const int64_t end = std::min<int64_t>(limit, int64_t(tokens.size()));
-  uint64_t chain = kFirstBlockSeed;
+  uint64_t chain = seed;
   std::vector<int32_t> found;
   while (int64_t(found.size() + 1) * block_size_ <= end) {
     const auto block_tokens =
@@ -231,15 +236,15 @@ int64_t KvCache::cached_prefix_length(std::span<const int32_t> tokens, int64_t l
 }
 
 int64_t KvCache::attach_cached_prefix(SequenceId sequence, std::span<const int32_t> tokens,
-                                      int64_t limit) {
+                                      int64_t limit, uint64_t seed) {
   Sequence& s = sequences_[sequence];
   if (!sharing_ || s.length % block_size_ != 0 || s.length > int64_t(tokens.size())) {
     const int64_t length = s.length;
     if (length == 0) sequences_.erase(sequence);
     return length;
   }
-  publish(sequence, tokens);
-  uint64_t chain = s.hashes.empty() ? kFirstBlockSeed : s.hashes.back();
+  publish(sequence, tokens, seed);
+  uint64_t chain = s.hashes.empty() ? seed : s.hashes.back();
   const int64_t end = std::min<int64_t>(limit, int64_t(tokens.size()));
   // The blocks found, after the sequence's own; with windows trimmed, as
   // many as leave the window's blocks with their slots.
@@ -273,7 +278,7 @@ int64_t KvCache::attach_cached_prefix(SequenceId sequence, std::span<const int32
   return length;
 }
 
-void KvCache::publish(SequenceId sequence, std::span<const int32_t> tokens) {
+void KvCache::publish(SequenceId sequence, std::span<const int32_t> tokens, uint64_t seed) {
   if (!sharing_) return;
   auto it = sequences_.find(sequence);
   if (it == sequences_.end()) return;
@@ -282,7 +287,7 @@ void KvCache::publish(SequenceId sequence, std::span<const int32_t> tokens) {
   while (s.hashes.size() < full) {
     const size_t index = s.hashes.size();
     const auto block_tokens = tokens.subspan(index * size_t(block_size_), size_t(block_size_));
-    const uint64_t chain = chain_hash(index == 0 ? kFirstBlockSeed : s.hashes.back(), block_tokens);
+    const uint64_t chain = chain_hash(index == 0 ? seed : s.hashes.back(), block_tokens);
     s.hashes.push_back(chain);
     const int32_t block = s.blocks[index];
     // A prefix another block already holds stays that block's.
@@ -294,7 +299,7 @@ void KvCache::publish(SequenceId sequence, std::span<const int32_t> tokens) {
 }
 
 uint64_t KvCache::first_prefix_hash() {
-  return kFirstBlockSeed;
+  return kPlainPrefixSeed;
 }
 
 uint64_t KvCache::next_prefix_hash(uint64_t previous, std::span<const int32_t> block_tokens) {

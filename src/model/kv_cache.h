@@ -116,14 +116,22 @@ class KvCache {
   bool shares_prefixes() const { return sharing_; }
   // How many leading positions of `tokens` (at most `limit`) the index
   // holds, in whole blocks.
-  int64_t cached_prefix_length(std::span<const int32_t> tokens, int64_t limit) const;
+  // Prefixes are shared only between sequences hashed from the same seed:
+  // the plain one, or one per set of LoRA adapters (prefix_seed), whose
+  // keys and values differ from the base model's.
+  static constexpr uint64_t kPlainPrefixSeed = 0x9E3779B97F4A7C15ull;
+  static uint64_t prefix_seed(std::span<const uint64_t> salt);
+  int64_t cached_prefix_length(std::span<const int32_t> tokens, int64_t limit,
+                               uint64_t seed = kPlainPrefixSeed) const;
   // Extends `sequence`, whose positions hold the first tokens of `tokens`
   // and end at a block boundary, with the cached blocks holding the next
   // ones, up to `limit` positions in all; returns its length.
-  int64_t attach_cached_prefix(SequenceId sequence, std::span<const int32_t> tokens, int64_t limit);
+  int64_t attach_cached_prefix(SequenceId sequence, std::span<const int32_t> tokens, int64_t limit,
+                               uint64_t seed = kPlainPrefixSeed);
   // Indexes the full blocks of `sequence` not indexed yet; `tokens` are the
   // tokens at its positions.
-  void publish(SequenceId sequence, std::span<const int32_t> tokens);
+  void publish(SequenceId sequence, std::span<const int32_t> tokens,
+               uint64_t seed = kPlainPrefixSeed);
 
   // The prompt cache on disk (engine/prompt_disk_store) saves indexed
   // blocks and restores them under the same prefix hashes.

@@ -12,6 +12,7 @@
 
 #include "engine/engine.h"
 #include "engine/suite_model.h"
+#include "model/kv_cache.h"
 #include "model/lora_adapter.h"
 #include "support/shared_data.h"
 #include "support/synthetic_model.h"
@@ -75,9 +76,9 @@ TEST_F(LoraEngine, MixedAdaptersInOneStepGiveEachItsOwnReply) {
   (*engine)->stop();
 }
 
-// One slot, the same prompt three times: with adapter a, then bare, then
-// with a again. The bare run must not reuse a's keys, nor a's second run
-// the bare ones.
+// One slot, the same prompt four times: with adapter a, then bare, then
+// with a twice. The bare run must not reuse a's keys, nor a's later runs
+// the bare ones: they find a's whole blocks, kept in the cache.
 TEST_F(LoraEngine, ASlotReusesOnlyWhatTheSameAdaptersComputed) {
   EngineOptions options;
   options.parallel = 1;
@@ -91,13 +92,60 @@ TEST_F(LoraEngine, ASlotReusesOnlyWhatTheSameAdaptersComputed) {
   CollectedReply second = collect_reply(*(*engine)->submit(greedy(bare, {})));
   EXPECT_EQ(token_ids(second), bare.reply);
   EXPECT_EQ(second.finish->usage.cached_tokens, 0);
+  const int64_t block = model::KvCache::kDefaultBlockSize;
+  const int64_t whole_blocks = int64_t(with_a.prompt.size() - 1) / block * block;
   CollectedReply third = collect_reply(*(*engine)->submit(greedy(with_a, a)));
   EXPECT_EQ(token_ids(third), with_a.reply);
-  EXPECT_EQ(third.finish->usage.cached_tokens, 0);
+  EXPECT_EQ(third.finish->usage.cached_tokens, whole_blocks);  // a's first run's blocks
   CollectedReply fourth = collect_reply(*(*engine)->submit(greedy(with_a, a)));
   EXPECT_EQ(token_ids(fourth), with_a.reply);
   EXPECT_GT(fourth.finish->usage.cached_tokens, 0);  // the same adapters: reused
   (*engine)->stop();
+}
+
+// Prefix blocks are shared per adapter set: a finished request's blocks
+// serve a later request on the same adapters after the slot moved on to
+// other adapters, never the request on those others; and the reply is a
+// cold run's.
+TEST_F(LoraEngine, BlocksServeLaterRequestsOnTheSameAdaptersOnly) {
+  std::vector<int32_t> prefix;
+  while (prefix.size() < 100) {
+    const Golden c = read_case("tiny-f16-lora-a", prefix.size() % 4);
+    prefix.insert(prefix.end(), c.prompt.begin(), c.prompt.end());
+  }
+  auto request = [&](int32_t last, const model::LoraSet& lora) {
+    GenerationRequest r;
+    r.prompt = prefix;
+    r.prompt.push_back(last);
+    r.max_tokens = 8;
+    r.sampling.temperature = 0.0f;
+    r.lora = lora;
+    return r;
+  };
+  const model::LoraSet a{{a_.get(), 1.0f}}, b{{b_.get(), 1.0f}};
+  const int64_t block = model::KvCache::kDefaultBlockSize;
+  const int64_t shared = int64_t(prefix.size()) / block * block;
+  EngineOptions options;
+  options.parallel = 1;
+  options.threads = 2;
+  std::vector<int32_t> warm_tokens;
+  {
+    auto engine = Engine::start(*suite_.model, *suite_.tokenizer, options);
+    ASSERT_TRUE(engine.ok()) << engine.error().describe();
+    collect_reply(*(*engine)->submit(request(100, a)));
+    CollectedReply other = collect_reply(*(*engine)->submit(request(200, b)));
+    EXPECT_EQ(other.finish->usage.cached_tokens, 0);
+    CollectedReply warm = collect_reply(*(*engine)->submit(request(200, a)));
+    EXPECT_EQ(warm.finish->usage.cached_tokens, shared);
+    warm_tokens = token_ids(warm);
+    (*engine)->stop();
+  }
+  auto cold_engine = Engine::start(*suite_.model, *suite_.tokenizer, options);
+  ASSERT_TRUE(cold_engine.ok());
+  CollectedReply cold = collect_reply(*(*cold_engine)->submit(request(200, a)));
+  EXPECT_EQ(cold.finish->usage.cached_tokens, 0);
+  EXPECT_EQ(warm_tokens, token_ids(cold));
+  (*cold_engine)->stop();
 }
 
 }  // namespace
