@@ -13,6 +13,7 @@
 #include "cli/commands.h"
 #include "cli/serve_options.h"
 #include "cli/served_model.h"
+#include "engine/shared_compute.h"
 #include "kernels/dispatch.h"
 #include "sampling/logit_bias_spec.h"
 #include "server/http/http_server.h"
@@ -130,8 +131,11 @@ int serve_many(const ServeOptions& options, server::Metrics& metrics) {
   limits.memory_budget = memory_budget_bytes(options);
   limits.idle_unload = std::chrono::seconds(options.idle_unload_s);
   limits.max_waiting = size_t(std::max<int64_t>(options.engine.max_queue, 1));
-  // Each model's prompt-cache room is a share of what one model would get.
+  // Each model's prompt-cache room is a share of what one model would get;
+  // the compute threads are one pool the models' engines take turns on.
   ServeOptions per_model = options;
+  per_model.engine.shared_compute = std::make_shared<engine::SharedCompute>(
+      options.engine.threads > 0 ? options.engine.threads : ThreadPool::default_thread_count());
   if (!per_model.cache_ram_mib) {
     per_model.cache_ram_mib =
         (cache_ram_bytes(options) >> 20) / int64_t(options.max_loaded > 0 ? options.max_loaded : 4);

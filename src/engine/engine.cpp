@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <bit>
+#include <optional>
 
 namespace ingot::engine {
 namespace {
@@ -83,7 +84,12 @@ Engine::Engine(model::Model& model, const tokenizer::Tokenizer& tokenizer, Engin
       tokenizer_(tokenizer),
       options_(options),
       context_size_(resolve_context(options, model.config())),
-      pool_(options.threads > 0 ? options.threads : ThreadPool::default_thread_count()),
+      own_pool_(options.shared_compute
+                    ? nullptr
+                    : std::make_unique<ThreadPool>(options.threads > 0
+                                                       ? options.threads
+                                                       : ThreadPool::default_thread_count())),
+      pool_(options.shared_compute ? options.shared_compute->pool() : *own_pool_),
       cache_(model.make_cache(context_size_ * options.parallel, prompt_cache_cells(options, model),
                               options.cache_types, window_plan(options, model))) {
   model.prepare_for_context(context_size_);
@@ -236,6 +242,8 @@ void Engine::step() {
   build_batch();
   if (batch_.empty()) return;
 
+  std::optional<SharedCompute::Turn> turn;
+  if (options_.shared_compute) turn.emplace(options_.shared_compute->take_turn());
   Result<model::Logits> logits = model_.forward(batch_, cache_, pool_);
   if (!logits.ok()) {
     spdlog::error("forward pass failed: {}", logits.error().describe());

@@ -22,6 +22,7 @@
 #include "engine/drafter.h"
 #include "engine/generation_request.h"
 #include "engine/request_handle.h"
+#include "engine/shared_compute.h"
 #include "engine/slot.h"
 #include "model/model.h"
 #include "tokenizer/tokenizer.h"
@@ -36,6 +37,9 @@ struct EngineOptions {
   int32_t max_queue = 32;    // requests waiting for a slot
   int64_t context_size = 0;  // positions per slot; 0: the model's, at most 4096
   int32_t threads = 0;       // compute threads; 0: one per physical core
+  // Threads shared with other engines, taken in turns a step at a time;
+  // null: the engine's own (`threads` of them).
+  std::shared_ptr<SharedCompute> shared_compute;
   // Build the grammar masker's vocabulary trie at start rather than at the
   // first request with a grammar, which would otherwise pause every slot
   // while it is built (a few hundred ms on a 150k vocabulary). Servers set
@@ -152,7 +156,8 @@ class Engine {
   const tokenizer::Tokenizer& tokenizer_;
   EngineOptions options_;
   int64_t context_size_;
-  ThreadPool pool_;
+  std::unique_ptr<ThreadPool> own_pool_;  // null with shared_compute
+  ThreadPool& pool_;                      // its own or the shared one
   model::KvCache cache_;
   std::vector<Slot> slots_;
   model::Batch batch_;
