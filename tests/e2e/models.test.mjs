@@ -127,55 +127,76 @@ test('--models-config gives a model aliases, its own context, and pins another l
   }
 });
 
-test('under a memory budget for two models, requests for three at once all get their own model', { skip }, async (t) => {
-  // Each model's footprint as the server measures it.
-  let footprints;
-  {
-    const server = await startServer(null, ['--models', dir, ...serveArgs]);
+// The acceptance run: three models and two adapters of one of them,
+// requests for all five at once under a memory budget for two models.
+test('under a memory budget for two models, requests for three models and two adapters at once all get their own', { skip }, async (t) => {
+  const fleet = mkdtempSync(path.join(os.tmpdir(), 'ingot-models-budget-'));
+  try {
+    copyFileSync(sharedModel('tiny-qwen3-f16.gguf'), path.join(fleet, 'tiny-qwen3-f16.gguf'));
+    copyFileSync(sharedModel('tiny-llama3-f16.gguf'), path.join(fleet, 'tiny-llama3-f16.gguf'));
+    synthesizedModel(fleet, 'tiny', 'f16');
+    synthesizedAdapter(fleet, 'tiny', 11);
+    synthesizedAdapter(fleet, 'tiny', 12);
+    const fleetModels = ['tiny-qwen3-f16', 'tiny-llama3-f16', 'tiny-f16'];
+    // Each model's footprint as the server measures it.
+    let footprints;
+    {
+      const server = await startServer(null, ['--models', fleet, ...serveArgs]);
+      try {
+        const client = clientFor(server);
+        for (const model of fleetModels) await complete(client, model, 'x');
+        const text = await fetch(`${server.origin}/metrics`).then((r) => r.text());
+        footprints = fleetModels.map((model) => metric(text, 'ingot_model_memory_bytes', model));
+      } finally {
+        await server.stop();
+      }
+    }
+    const total = footprints.reduce((a, b) => a + b, 0);
+    const largestPair = total - Math.min(...footprints);
+    const budgetMib = Math.floor((largestPair + total) / 2 / 2 ** 20);
+    assert.ok(budgetMib * 2 ** 20 >= largestPair && budgetMib * 2 ** 20 < total, JSON.stringify(footprints));
+
+    // What each name answers: a server of that model alone, or llama.cpp
+    // for the synthetic model and its adapters.
+    const asks = [];
+    for (const model of ['tiny-qwen3-f16', 'tiny-llama3-f16']) {
+      for (const prompt of prompts) asks.push({ model, prompt, text: expected[model][prompt], max: 8 });
+    }
+    for (const [model, c] of [['tiny-f16', golden('tiny-f16', 1)],
+      ['tiny-f16:tiny-lora-11', golden('tiny-f16-lora-a', 0)],
+      ['tiny-f16:tiny-lora-12', golden('tiny-f16-lora-b', 2)]]) {
+      asks.push({ model, prompt: c.prompt, text: c.text, max: 16 });
+    }
+    const queue = [...asks, ...asks, ...asks];
+    const server = await startServer(null, ['--models', fleet, ...serveArgs, '--memory-budget', String(budgetMib)]);
     try {
       const client = clientFor(server);
-      for (const model of models) await complete(client, model, 'x');
+      const loadedCounts = [];
+      let next = 0;
+      const worker = async () => {
+        while (next < queue.length) {
+          const { model, prompt, text, max } = queue[next++];
+          const reply = await client.completions.create({ model, prompt, max_tokens: max, temperature: 0 });
+          assert.equal(reply.choices[0].text, text, model);
+          const states = (await client.models.list()).data.filter((m) => !m.parent).map((m) => m.state);
+          loadedCounts.push(states.filter((s) => s !== 'unloaded').length);
+        }
+      };
+      await Promise.all([worker(), worker(), worker(), worker()]);
+      assert.ok(Math.max(...loadedCounts) <= 2, JSON.stringify(loadedCounts));
       const text = await fetch(`${server.origin}/metrics`).then((r) => r.text());
-      footprints = models.map((model) => metric(text, 'ingot_model_memory_bytes', model));
+      const loads = fleetModels.map((model) => metric(text, 'ingot_model_loads_total', model));
+      const unloads = fleetModels.map((model) => metric(text, 'ingot_model_unloads_total', model));
+      t.diagnostic(`budget ${budgetMib} MiB for footprints ${footprints.map((b) => (b / 2 ** 20).toFixed(1))} MiB: ` +
+        `${queue.length} requests, loads ${loads}, unloads ${unloads}`);
+      assert.ok(loads.every((n) => n >= 1));
+      assert.ok(unloads.reduce((a, b) => a + b, 0) >= 1);
+      assert.match(text, /^ingot_requests_active\{model="tiny-[a-z0-9]+-f16"\} \d+$/m);
     } finally {
-      await server.stop();
+      assert.equal(await server.stop(), 0);
     }
-  }
-  const total = footprints.reduce((a, b) => a + b, 0);
-  const largestPair = total - Math.min(...footprints);
-  const budgetMib = Math.floor((largestPair + total) / 2 / 2 ** 20);
-  assert.ok(budgetMib * 2 ** 20 >= largestPair && budgetMib * 2 ** 20 < total, JSON.stringify(footprints));
-
-  const server = await startServer(null, ['--models', dir, ...serveArgs, '--memory-budget', String(budgetMib)]);
-  try {
-    const client = clientFor(server);
-    const loadedCounts = [];
-    const asks = [];
-    for (let round = 0; round < 4; ++round) {
-      for (const model of models) {
-        for (const prompt of prompts) asks.push({ model, prompt });
-      }
-    }
-    let next = 0;
-    const worker = async () => {
-      while (next < asks.length) {
-        const { model, prompt } = asks[next++];
-        assert.equal(await complete(client, model, prompt), expected[model][prompt], `${model}: ${prompt}`);
-        const states = (await client.models.list()).data.map((m) => m.state);
-        loadedCounts.push(states.filter((s) => s !== 'unloaded').length);
-      }
-    };
-    await Promise.all([worker(), worker(), worker(), worker()]);
-    assert.ok(Math.max(...loadedCounts) <= 2, JSON.stringify(loadedCounts));
-    const text = await fetch(`${server.origin}/metrics`).then((r) => r.text());
-    const loads = models.map((model) => metric(text, 'ingot_model_loads_total', model));
-    const unloads = models.map((model) => metric(text, 'ingot_model_unloads_total', model));
-    t.diagnostic(`budget ${budgetMib} MiB for footprints ${footprints.map((b) => (b / 2 ** 20).toFixed(1))} MiB: loads ${loads}, unloads ${unloads}`);
-    assert.ok(loads.every((n) => n >= 1));
-    assert.ok(unloads.reduce((a, b) => a + b, 0) >= 1);
-    assert.match(text, /^ingot_requests_active\{model="tiny-[a-z0-9]+-f16"\} \d+$/m);
   } finally {
-    assert.equal(await server.stop(), 0);
+    rmSync(fleet, { recursive: true, force: true });
   }
 });
 
