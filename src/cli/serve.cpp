@@ -36,9 +36,10 @@ uint64_t memory_budget_bytes(const ServeOptions& options) {
 }
 
 // Runs the HTTP server until SIGINT or SIGTERM, then drains.
+// `on_drain` runs on the io thread when the drain starts.
 int run_http(server::HttpServer& http, const ServeOptions& options, server::ServingContext& ready,
              const std::string& what, const std::string& note,
-             std::function<void()> cancel_in_flight) {
+             std::function<void()> cancel_in_flight, std::function<void()> on_drain = {}) {
   if (Status listening = http.listen(); !listening.ok()) {
     std::fprintf(stderr, "ingot serve: %s\n", listening.error().describe().c_str());
     return 1;
@@ -56,6 +57,7 @@ int run_http(server::HttpServer& http, const ServeOptions& options, server::Serv
                  options.shutdown_timeout_s);
     std::fprintf(stderr, "ingot serve: shutting down\n");
     ready.draining = true;
+    if (on_drain) on_drain();
     http.shutdown(ready.shutdown_grace, cancel_in_flight);
   });
   http.run();
@@ -152,12 +154,15 @@ int serve_many(const ServeOptions& options, server::Metrics& metrics) {
   fleet.registry = &registry;
   http.set_router(server::build_model_routes(fleet));
   const size_t count = registry.catalog().entries().size();
-  const int code = run_http(http, options, fleet.shared,
-                            std::to_string(count) + " models (GET /v1/models lists them)", "", [&] {
-                              for (const auto& s : registry.status()) {
-                                if (s.model) s.model->context().engine->stop();
-                              }
-                            });
+  const int code = run_http(
+      http, options, fleet.shared, std::to_string(count) + " models (GET /v1/models lists them)",
+      "",
+      [&] {
+        for (const auto& s : registry.status()) {
+          if (s.model) s.model->context().engine->stop();
+        }
+      },
+      [&] { registry.drain(); });
   registry.shutdown();
   return code;
 }

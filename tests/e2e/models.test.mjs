@@ -9,6 +9,7 @@ import assert from 'node:assert/strict';
 import { copyFileSync, mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import { setTimeout as delay } from 'node:timers/promises';
 import OpenAI from 'openai';
 import { readFileSync } from 'node:fs';
 import { haveShared, sharedModel, startServer, synthesizedAdapter, synthesizedModel } from './harness.mjs';
@@ -124,6 +125,26 @@ test('--models-config gives a model aliases, its own context, and pins another l
   } finally {
     assert.equal(await server.stop(), 0);
     rmSync(config, { force: true });
+  }
+});
+
+test('--idle-unload unloads a model idle that long, and the next request loads it again', { skip }, async () => {
+  const server = await startServer(null, ['--models', dir, ...serveArgs, '--idle-unload', '1']);
+  try {
+    const client = clientFor(server);
+    const state = async () => (await client.models.list()).data.find((m) => m.id === 'tiny-qwen3-f16').state;
+    assert.equal(await complete(client, 'tiny-qwen3-f16', prompts[0]), expected['tiny-qwen3-f16'][prompts[0]]);
+    // The unload is the registry's timer's to make: watch for it, for at
+    // most a minute.
+    let seen = await state();
+    for (let i = 0; i < 600 && seen !== 'unloaded'; ++i) {
+      await delay(100);
+      seen = await state();
+    }
+    assert.equal(seen, 'unloaded');
+    assert.equal(await complete(client, 'tiny-qwen3-f16', prompts[1]), expected['tiny-qwen3-f16'][prompts[1]]);
+  } finally {
+    assert.equal(await server.stop(), 0);
   }
 });
 

@@ -67,6 +67,12 @@ void ModelRegistry::shutdown() {
   for (Entry& entry : entries_) entry.model.reset();
 }
 
+void ModelRegistry::drain() {
+  draining_ = true;
+  if (idle_timer_) idle_timer_->cancel();
+  notify_change();
+}
+
 ModelRegistry::Lease::Lease(ModelRegistry* registry, Entry* entry)
     : registry_(registry), entry_(entry) {}
 
@@ -92,6 +98,7 @@ asio::awaitable<std::variant<ModelRegistry::Lease, ApiError>> ModelRegistry::acq
       entry->last_used = std::chrono::steady_clock::now();
       co_return Lease(this, entry);
     }
+    if (draining_) co_return unavailable("The server is shutting down.");
     if (entry->failures > failures_before) {
       co_return unavailable("The model '" + name + "' failed to load: " + entry->last_error);
     }
@@ -250,7 +257,7 @@ void ModelRegistry::arm_idle_timer() {
   idle_timer_->expires_after(
       std::max<std::chrono::seconds>(limits_.idle_unload / 4, std::chrono::seconds(1)));
   idle_timer_->async_wait([this](boost::system::error_code ec) {
-    if (ec) return;
+    if (ec || draining_) return;
     const auto now = std::chrono::steady_clock::now();
     for (Entry& e : entries_) {
       if (e.state == ModelState::kLoaded && e.in_flight == 0 && !e.entry->settings.pinned &&

@@ -96,6 +96,9 @@ class ModelRegistry {
   };
   std::vector<Status> status() const;
   const ModelCatalog& catalog() const { return catalog_; }
+  // The server drains: no more loads, the idle timer stops, and requests
+  // waiting for a model are answered 503 (io thread).
+  void drain();
   // Stops the loading thread and unloads every model.
   void shutdown();
 
@@ -133,6 +136,7 @@ class ModelRegistry {
   std::deque<Entry> entries_;  // one per catalogue entry, stable addresses
   std::vector<std::shared_ptr<asio::steady_timer>> waiters_;
   size_t waiting_ = 0;
+  bool draining_ = false;
   std::unique_ptr<asio::steady_timer> idle_timer_;
 
   // The loading thread's queue.
