@@ -18,7 +18,7 @@ void DiskPrefixes::restore(model::KvCache& cache, std::span<const int32_t> token
   if (!store_.enabled()) return;
   const int64_t block = cache.block_size();
   const int64_t end = std::min<int64_t>(limit, int64_t(tokens.size()));
-  uint64_t hash = model::KvCache::first_prefix_hash();
+  uint64_t hash = model::KvCache::kPlainPrefixSeed;
   for (int64_t at = 0; at + block <= end; at += block) {
     const auto block_tokens = tokens.subspan(size_t(at), size_t(block));
     const uint64_t next = model::KvCache::next_prefix_hash(hash, block_tokens);
@@ -47,7 +47,7 @@ void DiskPrefixes::save(const model::KvCache& cache, model::SequenceId sequence,
     if (!store_.has(hashes[index])) {
       std::vector<std::byte> payload(size_t(cache.block_bytes()));
       cache.save_block(sequence, index, payload);
-      const uint64_t parent = index == 0 ? model::KvCache::first_prefix_hash() : hashes[index - 1];
+      const uint64_t parent = index == 0 ? model::KvCache::kPlainPrefixSeed : hashes[index - 1];
       const auto block_tokens = tokens.subspan(index * size_t(block), size_t(block));
       // A full queue: the rest waits for this sequence's next step.
       if (!store_.save(hashes[index], parent, block_tokens, std::move(payload))) return;

@@ -3,7 +3,6 @@
 #include <spdlog/spdlog.h>
 
 #include <algorithm>
-#include <bit>
 #include <optional>
 
 namespace ingot::engine {
@@ -259,7 +258,7 @@ void Engine::step() {
     // sequence is reusable. An adapted sequence's are shared under its
     // adapters' seed, and kept in memory only.
     if (!in_batch_[i].any() || !model_.config().causal) continue;
-    cache_.publish(slot.sequence(), slot.cached(), prefix_seed(slot.lora()));
+    cache_.publish(slot.sequence(), slot.cached(), slot.prefix_seed());
     if (disk_ && slot.lora().empty()) disk_->save(cache_, slot.sequence(), slot.cached());
   }
   keep_recurrent_snapshots();
@@ -403,7 +402,8 @@ void Engine::admit_waiting() {
     // Shared blocks are found under the request's adapters' seed: only
     // blocks the same adapters computed.
     if (!whole) {
-      reuse = attach_shared_prefix(slot, pending.request.prompt, reuse, pending.request.lora);
+      reuse = attach_shared_prefix(slot, pending.request.prompt, reuse,
+                                   lora_prefix_seed(pending.request.lora));
     }
     if (drafter_) drafter_->restart(slot, reuse);
     if (reuse > 0) {
@@ -431,28 +431,17 @@ void Engine::make_masker() {
 // (computed by any sequence, live or finished), the slot's sequence goes
 // back to its last whole block and takes the cached blocks after it.
 size_t Engine::attach_shared_prefix(const Slot& slot, const std::vector<int32_t>& prompt,
-                                    size_t reuse, const model::LoraSet& lora) {
+                                    size_t reuse, uint64_t seed) {
   if (!cache_.shares_prefixes() || prompt.empty()) return reuse;
   const int64_t limit = static_cast<int64_t>(prompt.size()) - 1;
-  if (disk_ && lora.empty()) disk_->restore(cache_, prompt, limit);
-  const uint64_t seed = prefix_seed(lora);
+  // The disk keeps the base model's blocks only.
+  if (disk_ && seed == model::KvCache::kPlainPrefixSeed) disk_->restore(cache_, prompt, limit);
   if (cache_.cached_prefix_length(prompt, limit, seed) <= static_cast<int64_t>(reuse)) {
     return reuse;
   }
   const int64_t block = cache_.block_size();
   cache_.truncate(slot.sequence(), static_cast<int64_t>(reuse) / block * block);
   return static_cast<size_t>(cache_.attach_cached_prefix(slot.sequence(), prompt, limit, seed));
-}
-
-// The prefix cache's seed for sequences run with `lora`: the adapters (by
-// identity, alive as long as the server) and their scales, in order.
-uint64_t Engine::prefix_seed(const model::LoraSet& lora) {
-  std::vector<uint64_t> salt;
-  for (const model::LoraUse& use : lora) {
-    salt.push_back(reinterpret_cast<uintptr_t>(use.adapter));
-    salt.push_back(std::bit_cast<uint32_t>(use.scale));
-  }
-  return model::KvCache::prefix_seed(salt);
 }
 
 Slot& Engine::choose_slot(const std::vector<int32_t>& prompt, const model::LoraSet& lora) {
@@ -558,7 +547,7 @@ bool Engine::waits_for_another_slots_prefill(size_t index) const {
   for (size_t j = 0; j < slots_.size(); ++j) {
     const Slot& other = slots_[j];
     if (j == index || !other.prefilling() || other.scores_prompt() ||
-        prefix_seed(other.lora()) != prefix_seed(slot.lora())) {
+        other.prefix_seed() != slot.prefix_seed()) {
       continue;
     }
     const auto ahead = static_cast<size_t>(other.position());
@@ -577,7 +566,7 @@ bool Engine::waits_for_another_slots_prefill(size_t index) const {
 void Engine::take_blocks_computed_meanwhile(Slot& slot) {
   if (!can_share_while_prefilling(slot)) return;
   const auto position = static_cast<size_t>(slot.position());
-  const size_t length = attach_shared_prefix(slot, slot.prompt(), position, slot.lora());
+  const size_t length = attach_shared_prefix(slot, slot.prompt(), position, slot.prefix_seed());
   if (length <= position) return;
   slot.skip_cached_prefill(length - position);
   prefix_tokens_ += static_cast<int64_t>(length - position);

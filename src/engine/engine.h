@@ -133,8 +133,7 @@ class Engine {
   void admit_waiting();
   Slot& choose_slot(const std::vector<int32_t>& prompt, const model::LoraSet& lora);
   size_t attach_shared_prefix(const Slot& slot, const std::vector<int32_t>& prompt, size_t reuse,
-                              const model::LoraSet& lora);
-  static uint64_t prefix_seed(const model::LoraSet& lora);
+                              uint64_t seed);
   void build_batch();
   void pool_embeddings(const model::Logits& logits);
   size_t prefill_budget(const Slot& slot, size_t budget) const;

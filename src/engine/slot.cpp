@@ -1,6 +1,7 @@
 #include "engine/slot.h"
 
 #include <algorithm>
+#include <bit>
 #include <cstring>
 
 namespace ingot::engine {
@@ -19,6 +20,17 @@ bool same_adapters(const model::LoraSet& a, const model::LoraSet& b) {
 
 }  // namespace
 
+// The adapters by identity (they live as long as the server) and their
+// scales, in order.
+uint64_t lora_prefix_seed(const model::LoraSet& lora) {
+  std::vector<uint64_t> salt;
+  for (const model::LoraUse& use : lora) {
+    salt.push_back(reinterpret_cast<uintptr_t>(use.adapter));
+    salt.push_back(std::bit_cast<uint32_t>(use.scale));
+  }
+  return model::KvCache::prefix_seed(salt);
+}
+
 size_t Slot::common_prefix(const std::vector<int32_t>& prompt, const model::LoraSet& lora) const {
   if (!same_adapters(lora, lora_)) return 0;
   auto [a, b] = std::mismatch(cached_.begin(), cached_.end(), prompt.begin(), prompt.end());
@@ -30,6 +42,7 @@ void Slot::start(std::shared_ptr<RequestState> state, GenerationRequest request,
   request_ = std::move(state);
   prompt_ = std::move(request.prompt);
   lora_ = std::move(request.lora);
+  prefix_seed_ = lora_prefix_seed(lora_);
   // What the cache holds: the slot's own earlier tokens or blocks another
   // sequence computed, the prompt's first tokens either way.
   cached_.assign(prompt_.begin(), prompt_.begin() + static_cast<ptrdiff_t>(reuse));

@@ -26,6 +26,10 @@ namespace ingot::engine {
 
 using Clock = std::chrono::steady_clock;
 
+// The prefix cache's seed for sequences run with `lora`: prefix blocks are
+// shared only between sequences on the same adapters at the same scales.
+uint64_t lora_prefix_seed(const model::LoraSet& lora);
+
 class Slot {
  public:
   // `rank_head`: the model's, for rank pooling; may be null.
@@ -53,12 +57,13 @@ class Slot {
   // committed, from position `first` on, into the pooled embedding.
   void pool_hidden(const float* rows, int64_t n, int64_t n_embd, int64_t first);
 
-  // Length of the common prefix of the cached tokens and `prompt`.
   // Length of the common prefix of the cached tokens and `prompt`, when
   // they were computed with the same LoRA adapters; else 0.
   size_t common_prefix(const std::vector<int32_t>& prompt, const model::LoraSet& lora) const;
   // The adapters the slot's tokens run (and its cached ones ran) with.
   const model::LoraSet& lora() const { return lora_; }
+  // The prefix cache's seed for them (lora_prefix_seed), set once a request.
+  uint64_t prefix_seed() const { return prefix_seed_; }
 
   // Takes a request, keeping `reuse` cached tokens (the caller has already
   // truncated the KV cache to them). `masker` serves a request with a
@@ -142,6 +147,7 @@ class Slot {
   int32_t prompt_logprobs_ = -1;
   std::optional<model::PooledEmbedding> pooled_;
   model::LoraSet lora_;
+  uint64_t prefix_seed_ = model::KvCache::kPlainPrefixSeed;
   std::vector<GeneratedToken> prompt_scores_;
   sampling::Candidates score_scratch_;
   // draw()'s token, or the grammar mask's failure, for take_drawn.

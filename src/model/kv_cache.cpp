@@ -298,10 +298,6 @@ void KvCache::publish(SequenceId sequence, std::span<const int32_t> tokens, uint
   }
 }
 
-uint64_t KvCache::first_prefix_hash() {
-  return kPlainPrefixSeed;
-}
-
 uint64_t KvCache::next_prefix_hash(uint64_t previous, std::span<const int32_t> block_tokens) {
   return chain_hash(previous, block_tokens);
 }

@@ -134,8 +134,8 @@ class KvCache {
                uint64_t seed = kPlainPrefixSeed);
 
   // The prompt cache on disk (engine/prompt_disk_store) saves indexed
-  // blocks and restores them under the same prefix hashes.
-  static uint64_t first_prefix_hash();
+  // blocks and restores them under the same prefix hashes, chained from
+  // kPlainPrefixSeed.
   static uint64_t next_prefix_hash(uint64_t previous, std::span<const int32_t> block_tokens);
   // The bytes of one block's keys and values, all layers.
   int64_t block_bytes() const;

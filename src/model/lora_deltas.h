@@ -38,7 +38,6 @@ class LoraDeltas {
   // Groups rows by the (adapter, scale) uses of their entries: row r is
   // entry rows[r], or entry r when rows is null.
   void group_rows(const Batch& batch, const int64_t* rows, int64_t n_rows);
-  bool empty() const { return groups_.empty(); }
 
   // Appends each group's A for each output's target in `layer` to
   // `products`: the low-rank middles of every row of `input`.

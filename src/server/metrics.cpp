@@ -168,21 +168,26 @@ std::string sample_value(double value) {
 
 }  // namespace
 
+void render_family(std::string& out, std::string_view name, std::string_view type,
+                   std::string_view help, std::span<const ModelSample> samples) {
+  if (samples.empty()) return;
+  out += fmt::format("# HELP {} {}\n# TYPE {} {}\n", name, help, name, type);
+  for (const ModelSample& sample : samples) {
+    const std::string labels =
+        sample.model.empty() ? std::string() : fmt::format("{{model=\"{}\"}}", sample.model);
+    out += fmt::format("{}{} {}\n", name, labels, sample_value(sample.value));
+  }
+}
+
 void Metrics::render_engines(std::string& out, std::span<const ModelEngineStats> engines) const {
+  std::vector<ModelSample> samples;
   for (const EngineSeries& series : kEngineSeries) {
-    bool header = false;
+    samples.clear();
     for (const ModelEngineStats& engine : engines) {
       if (series.disk_only && !engine.stats.disk_cache) continue;
-      if (!header) {
-        out += fmt::format("# HELP {} {}\n# TYPE {} {}\n", series.name, series.help, series.name,
-                           series.type);
-        header = true;
-      }
-      const std::string labels =
-          engine.model.empty() ? std::string() : fmt::format("{{model=\"{}\"}}", engine.model);
-      out +=
-          fmt::format("{}{} {}\n", series.name, labels, sample_value(series.value(engine.stats)));
+      samples.push_back({engine.model, series.value(engine.stats)});
     }
+    render_family(out, series.name, series.type, series.help, samples);
   }
 }
 

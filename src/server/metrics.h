@@ -7,6 +7,7 @@
 #include <mutex>
 #include <span>
 #include <string>
+#include <string_view>
 #include <utility>
 #include <vector>
 
@@ -26,6 +27,16 @@ class Histogram {
   double sum_ = 0;
   uint64_t count_ = 0;
 };
+
+// One metric family: its HELP and TYPE lines, then a sample per model,
+// labelled {model="..."} (no label when the model is empty); nothing when
+// there are no samples.
+struct ModelSample {
+  std::string_view model;
+  double value;
+};
+void render_family(std::string& out, std::string_view name, std::string_view type,
+                   std::string_view help, std::span<const ModelSample> samples);
 
 class Metrics {
  public:

@@ -179,7 +179,7 @@ TEST(KvCacheSharing, ASavedBlockRestoredElsewhereAttachesWithItsKeysAndValues) {
   const std::span<const uint64_t> hashes = source.prefix_hashes(1);
   ASSERT_EQ(hashes.size(), 2u);
   EXPECT_EQ(hashes[1],
-            KvCache::next_prefix_hash(KvCache::next_prefix_hash(KvCache::first_prefix_hash(),
+            KvCache::next_prefix_hash(KvCache::next_prefix_hash(KvCache::kPlainPrefixSeed,
                                                                 std::span(prompt).first(kBlock)),
                                       std::span(prompt).subspan(kBlock, kBlock)));
 

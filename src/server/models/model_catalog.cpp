@@ -113,25 +113,37 @@ bool adapter_fits(const gguf::GgufFile& adapter, const gguf::GgufFile& model) {
 
 }  // namespace
 
-void ModelCatalog::match_adapters(const std::vector<std::string>& adapters) {
-  for (const std::string& path : adapters) {
+void ModelCatalog::match_adapters(const std::vector<std::string>& paths) {
+  // Each file opened once: every adapter against every model.
+  std::vector<gguf::GgufFile> adapters;
+  std::vector<std::string> names;
+  std::vector<bool> matched;
+  for (const std::string& path : paths) {
     auto adapter = gguf::GgufFile::open(path);
     if (!adapter.ok()) continue;
-    const std::string name = fs::path(path).stem().string();
-    bool matched = false;
-    for (CatalogEntry& entry : entries_) {
-      auto model = gguf::GgufFile::open(entry.path);
-      if (!model.ok() || !adapter_fits(*adapter, *model)) continue;
+    adapters.push_back(std::move(adapter).value());
+    names.push_back(fs::path(path).stem().string());
+    matched.push_back(false);
+  }
+  for (CatalogEntry& entry : entries_) {
+    auto model = gguf::GgufFile::open(entry.path);
+    if (!model.ok()) continue;
+    for (size_t i = 0; i < adapters.size(); ++i) {
+      if (!adapter_fits(adapters[i], *model)) continue;
       const bool taken = std::any_of(entry.adapters.begin(), entry.adapters.end(),
-                                     [&](const CatalogAdapter& a) { return a.name == name; });
+                                     [&](const CatalogAdapter& a) { return a.name == names[i]; });
       if (taken) {
-        spdlog::warn("--models: {} has two adapters named {}; serving the first", entry.name, name);
+        spdlog::warn("--models: {} has two adapters named {}; serving the first", entry.name,
+                     names[i]);
         continue;
       }
-      entry.adapters.push_back({name, fs::canonical(path).string()});
-      matched = true;
+      entry.adapters.push_back({names[i], fs::canonical(adapters[i].path()).string()});
+      matched[i] = true;
     }
-    if (!matched) spdlog::warn("--models: the adapter {} fits none of the models", path);
+  }
+  for (size_t i = 0; i < adapters.size(); ++i) {
+    if (!matched[i])
+      spdlog::warn("--models: the adapter {} fits none of the models", adapters[i].path());
   }
 }
 

@@ -52,7 +52,7 @@ class ModelCatalog {
  private:
   // Adds the file's model, or keeps its adapter aside for match_adapters.
   Status add(const std::string& path, std::vector<std::string>* adapters = nullptr);
-  void match_adapters(const std::vector<std::string>& adapters);
+  void match_adapters(const std::vector<std::string>& paths);
 
   std::vector<CatalogEntry> entries_;
 };

@@ -143,8 +143,8 @@ std::optional<ApiError> ModelRegistry::unload(const std::string& name) {
 std::vector<ModelRegistry::Status> ModelRegistry::status() const {
   std::vector<Status> all;
   for (const Entry& e : entries_) {
-    all.push_back({e.entry, e.state, e.memory_bytes ? e.memory_bytes : e.entry->file_bytes,
-                   e.in_flight, e.loads, e.unloads, e.model.get()});
+    all.push_back(
+        {e.entry, e.state, e.footprint(), e.in_flight, e.loads, e.unloads, e.model.get()});
   }
   return all;
 }
@@ -172,14 +172,14 @@ bool ModelRegistry::start_loading(Entry& entry) {
 // Unloads idle models, least recently used first, until `entry` fits the
 // count and the memory budget. A model alone is loaded whatever its size.
 bool ModelRegistry::make_room_for(const Entry& entry) {
-  const uint64_t needed = entry.memory_bytes ? entry.memory_bytes : entry.entry->file_bytes;
+  const uint64_t needed = entry.footprint();
   for (;;) {
     size_t count = 0;
     uint64_t bytes = 0;
     for (const Entry& e : entries_) {
       if (&e == &entry || e.state == ModelState::kUnloaded) continue;
       ++count;
-      bytes += e.memory_bytes ? e.memory_bytes : e.entry->file_bytes;
+      bytes += e.footprint();
     }
     const bool over_count = limits_.max_loaded > 0 && count + 1 > limits_.max_loaded;
     const bool over_budget = limits_.memory_budget > 0 && bytes + needed > limits_.memory_budget;

@@ -114,6 +114,9 @@ class ModelRegistry {
     int64_t failures = 0;
     std::string last_error;
     std::chrono::steady_clock::time_point last_used{};
+
+    // Its weights and KV cache as its last load measured them, else its file.
+    uint64_t footprint() const { return memory_bytes ? memory_bytes : entry->file_bytes; }
   };
 
   Entry* find(const std::string& name);

@@ -1,7 +1,5 @@
 #include "server/models/model_routes.h"
 
-#include <fmt/format.h>
-
 #include "server/openai/chat_response.h"
 #include "server/openai/json_body.h"
 #include "server/routes/routes.h"
@@ -86,27 +84,27 @@ std::string model_series(const std::vector<ModelRegistry::Status>& models) {
     const char* name;
     const char* type;
     const char* help;
-    uint64_t (*value)(const ModelRegistry::Status&);
+    double (*value)(const ModelRegistry::Status&);
   };
   const Series series[] = {
       {"ingot_model_loaded", "gauge", "1 when the model is loaded, else 0.",
-       [](const ModelRegistry::Status& s) { return uint64_t(s.state == ModelState::kLoaded); }},
+       [](const ModelRegistry::Status& s) { return double(s.state == ModelState::kLoaded); }},
       {"ingot_model_loading", "gauge", "1 while the model loads, else 0.",
-       [](const ModelRegistry::Status& s) { return uint64_t(s.state == ModelState::kLoading); }},
+       [](const ModelRegistry::Status& s) { return double(s.state == ModelState::kLoading); }},
       {"ingot_model_loads_total", "counter", "Times the model was loaded.",
-       [](const ModelRegistry::Status& s) { return uint64_t(s.loads); }},
+       [](const ModelRegistry::Status& s) { return double(s.loads); }},
       {"ingot_model_unloads_total", "counter", "Times the model was unloaded.",
-       [](const ModelRegistry::Status& s) { return uint64_t(s.unloads); }},
+       [](const ModelRegistry::Status& s) { return double(s.unloads); }},
       {"ingot_model_memory_bytes", "gauge",
        "The model's weights and KV cache: measured when it last loaded, else its file.",
-       [](const ModelRegistry::Status& s) { return s.memory_bytes; }},
+       [](const ModelRegistry::Status& s) { return double(s.memory_bytes); }},
   };
   std::string out;
+  std::vector<ModelSample> samples;
   for (const Series& one : series) {
-    out += fmt::format("# HELP {} {}\n# TYPE {} {}\n", one.name, one.help, one.name, one.type);
-    for (const ModelRegistry::Status& s : models) {
-      out += fmt::format("{}{{model=\"{}\"}} {}\n", one.name, s.entry->name, one.value(s));
-    }
+    samples.clear();
+    for (const ModelRegistry::Status& s : models) samples.push_back({s.entry->name, one.value(s)});
+    render_family(out, one.name, one.type, one.help, samples);
   }
   return out;
 }
