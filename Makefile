@@ -12,7 +12,7 @@ DEFAULT_MODEL := build/default-model/ingot-default-qwen3.gguf
 
 SECONDS ?= 60
 
-.PHONY: deps build build-asan test test-release test-asan serve bench flake fuzz format default-model
+.PHONY: deps build build-asan test test-release test-asan test-arm64 serve bench flake fuzz format default-model
 
 deps:
 	@scripts/install-deps
@@ -32,6 +32,11 @@ test-asan: build-asan
 	ctest --preset asan -j $(JOBS)
 
 test: test-release test-asan
+
+# Cross-built for 64-bit ARM and run under qemu-user-static: the kernel
+# tests, the golden parity tests and a chat request from the SDK.
+test-arm64: build
+	@scripts/test-arm64
 
 default-model: build
 	@scripts/make-default-model $(RELEASE) $(DEFAULT_MODEL)

@@ -15,8 +15,8 @@
 #include <string>
 #include <vector>
 
-#include "kernels/dispatch.h"
 #include "kernels/interleave.h"
+#include "kernels/kernel_table.h"
 #include "kernels/matmul.h"
 #include "kernels/quantize.h"
 
@@ -88,9 +88,10 @@ void register_all() {
                                ElementType::kQ4_1, ElementType::kQ5_K, ElementType::kQ3_K,
                                ElementType::kQ2_K};
   for (ElementType type : types) {
-    for (Isa isa : {Isa::kAvx512, Isa::kAvx2, Isa::kScalar}) {
-      // The AVX-512 path also multiplies Q4_0 and Q8_0 in the interleaved layout.
-      const bool interleave = isa == Isa::kAvx512 && can_interleave(type);
+    for (Isa isa : kAllIsas) {
+      // A path with interleaved kernels also multiplies in the interleaved layout.
+      const KernelTable* path = kernel_table(isa);
+      const bool interleave = path != nullptr && path->interleaves(type);
       for (bool layout : interleave ? std::vector<bool>{false, true} : std::vector<bool>{false}) {
         const std::string name = std::string(element_type_name(type)) + "/" +
                                  std::string(isa_name(isa)) + (layout ? "-interleaved" : "");

@@ -14,9 +14,38 @@ function(ingot_warnings target)
   endif()
 endfunction()
 
-# SIMD code lives in files named *_avx2.cpp or *_avx512.cpp so that only they
-# are compiled for those instruction sets; the rest of the binary stays
-# baseline x86-64 and picks a path at run time (kernels/cpu_features).
+# SIMD code lives in files named by the instruction set it needs, so that
+# only they are compiled for it; the rest of the binary stays baseline for
+# its architecture and picks a path at run time (kernels/cpu_features).
+# x86-64: *_avx2.cpp, *_avx512.cpp. AArch64: *_neon.cpp (baseline Armv8-A),
+# *_dotprod.cpp (SDOT), *_i8mm.cpp (SMMLA).
+if(CMAKE_SYSTEM_PROCESSOR MATCHES "^(x86_64|AMD64|amd64)$")
+  set(INGOT_SIMD_ARCH x86_64)
+elseif(CMAKE_SYSTEM_PROCESSOR MATCHES "^(aarch64|arm64|ARM64)$")
+  set(INGOT_SIMD_ARCH aarch64)
+else()
+  set(INGOT_SIMD_ARCH none)
+endif()
+set(INGOT_X86_SIMD_FILES "_(avx2|avx512)\\.cpp$")
+set(INGOT_ARM_SIMD_FILES "_(neon|dotprod|i8mm)\\.cpp$")
+set(INGOT_SIMD_FILES "_(avx2|avx512|neon|dotprod|i8mm)\\.cpp$")
+
+# The SIMD files of other architectures leave the list: their flags and
+# intrinsics exist only for their own target.
+function(ingot_keep_target_simd_files list_name)
+  set(kept)
+  foreach(source IN LISTS ${list_name})
+    if(source MATCHES "${INGOT_X86_SIMD_FILES}" AND NOT INGOT_SIMD_ARCH STREQUAL "x86_64")
+      continue()
+    endif()
+    if(source MATCHES "${INGOT_ARM_SIMD_FILES}" AND NOT INGOT_SIMD_ARCH STREQUAL "aarch64")
+      continue()
+    endif()
+    list(APPEND kept ${source})
+  endforeach()
+  set(${list_name} ${kept} PARENT_SCOPE)
+endfunction()
+
 function(ingot_simd_flags sources)
   foreach(source IN LISTS sources)
     if(source MATCHES "_avx2\\.cpp$")
@@ -25,6 +54,11 @@ function(ingot_simd_flags sources)
     elseif(source MATCHES "_avx512\\.cpp$")
       set_source_files_properties(${source} PROPERTIES COMPILE_OPTIONS
         "-mavx512f;-mavx512bw;-mavx512vl;-mavx512dq;-mavx512vnni;-mavx512bf16;-mavxvnni;-mfma;-mf16c;-mbmi2")
+    elseif(source MATCHES "_dotprod\\.cpp$")
+      set_source_files_properties(${source} PROPERTIES COMPILE_OPTIONS "-march=armv8.2-a+dotprod")
+    elseif(source MATCHES "_i8mm\\.cpp$")
+      set_source_files_properties(${source} PROPERTIES COMPILE_OPTIONS
+        "-march=armv8.2-a+dotprod+i8mm")
     endif()
   endforeach()
 endfunction()
@@ -36,6 +70,7 @@ function(ingot_layer name)
   if(NOT sources)
     set(sources ${CMAKE_SOURCE_DIR}/cmake/empty.cpp)
   endif()
+  ingot_keep_target_simd_files(sources)
   add_library(ingot_${name} STATIC ${sources})
   ingot_simd_flags("${sources}")
   target_include_directories(ingot_${name} PUBLIC ${CMAKE_SOURCE_DIR}/src)
@@ -135,7 +170,7 @@ endfunction()
 function(ingot_simd_files_parse_headers target)
   get_target_property(sources ${target} SOURCES)
   foreach(source IN LISTS sources)
-    if(source MATCHES "_avx2\\.cpp$" OR source MATCHES "_avx512\\.cpp$")
+    if(source MATCHES "${INGOT_SIMD_FILES}")
       set_source_files_properties(${source} TARGET_DIRECTORY ${target}
         PROPERTIES SKIP_PRECOMPILE_HEADERS ON)
     endif()

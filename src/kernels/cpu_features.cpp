@@ -1,11 +1,19 @@
 #include "kernels/cpu_features.h"
 
-#include <cpuid.h>
-
 #include <cstdint>
+
+#if defined(__x86_64__)
+#include <cpuid.h>
+#elif defined(__aarch64__) && defined(__linux__)
+#include <sys/auxv.h>
+#elif defined(__aarch64__) && defined(__APPLE__)
+#include <sys/sysctl.h>
+#endif
 
 namespace ingot::kernels {
 namespace {
+
+#if defined(__x86_64__)
 
 uint64_t xgetbv0() {
   uint32_t eax, edx;
@@ -45,6 +53,47 @@ CpuFeatures detect() {
   }
   return f;
 }
+
+#elif defined(__aarch64__) && defined(__linux__)
+
+// Bits of AT_HWCAP and AT_HWCAP2 (the kernel's uapi asm/hwcap.h), spelled
+// out so that older C libraries' headers need not define them.
+constexpr unsigned long kHwcapAsimd = 1ul << 1;
+constexpr unsigned long kHwcapAsimdDp = 1ul << 20;
+constexpr unsigned long kHwcap2I8mm = 1ul << 13;
+
+CpuFeatures detect() {
+  CpuFeatures f;
+  const unsigned long hwcap = getauxval(AT_HWCAP), hwcap2 = getauxval(AT_HWCAP2);
+  f.neon = (hwcap & kHwcapAsimd) != 0;
+  f.dotprod = f.neon && (hwcap & kHwcapAsimdDp) != 0;
+  f.i8mm = f.dotprod && (hwcap2 & kHwcap2I8mm) != 0;
+  return f;
+}
+
+#elif defined(__aarch64__) && defined(__APPLE__)
+
+bool sysctl_flag(const char* name) {
+  int value = 0;
+  size_t size = sizeof(value);
+  return sysctlbyname(name, &value, &size, nullptr, 0) == 0 && value != 0;
+}
+
+CpuFeatures detect() {
+  CpuFeatures f;
+  f.neon = true;
+  f.dotprod = sysctl_flag("hw.optional.arm.FEAT_DotProd");
+  f.i8mm = f.dotprod && sysctl_flag("hw.optional.arm.FEAT_I8MM");
+  return f;
+}
+
+#else
+
+CpuFeatures detect() {
+  return {};
+}
+
+#endif
 
 }  // namespace
 

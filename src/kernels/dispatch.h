@@ -1,9 +1,7 @@
 #pragma once
-// The one place that chooses between instruction-set paths. Each path
-// provides, per weight type, a tile kernel (a block of output rows times a
-// block of tokens) and, per packed type, an activation packer; a path that
-// lacks one falls back to the next simpler path, down to the scalar
-// reference, so every type works on every CPU.
+// The instruction-set paths and the choice between them. Each path's
+// kernels are gathered in one table (kernels/kernel_table.h); this says
+// which paths exist, which this CPU runs and which is in use.
 
 #include <cstdint>
 #include <optional>
@@ -11,6 +9,7 @@
 
 #include "kernels/element_type.h"
 #include "kernels/matmul.h"
+#include "kernels/packed_activations.h"
 #include "util/status.h"
 
 namespace ingot::kernels {
@@ -19,7 +18,12 @@ enum class Isa {
   kScalar,
   kAvx2,    // AVX2 + FMA + F16C
   kAvx512,  // AVX-512 F/BW/VL/DQ + VNNI
+  kNeon,    // AArch64 Advanced SIMD; its dot-product (sdot) and matrix (smmla)
+            // kernels are taken where the processor has them
 };
+
+// Every path, in the order they are listed to users.
+inline constexpr Isa kAllIsas[] = {Isa::kScalar, Isa::kAvx2, Isa::kAvx512, Isa::kNeon};
 
 std::string_view isa_name(Isa isa);
 
@@ -32,7 +36,7 @@ Isa active_isa();
 // Forces a path (tests and benchmarks compare paths on one machine);
 // nullopt returns to the best available. Must not race with a matmul.
 void set_isa_override(std::optional<Isa> isa);
-// Forces the path named `name` (scalar, avx2, avx512: INGOT_ISA, --isa)
+// Forces the path named `name` (scalar, avx2, avx512, neon: INGOT_ISA, --isa)
 // when this CPU can run it; else an error saying which it can.
 Status select_isa(std::string_view name);
 
@@ -45,18 +49,8 @@ struct TileRange {
 using TileKernel = void (*)(const WeightMatrix& w, const PackedActivations& x, TileRange range,
                             float* y, int64_t y_stride);
 
-TileKernel tile_kernel(Isa isa, ElementType weight_type);
-PackRowFn pack_row_fn(Isa isa, ElementType packed_type);
-// Only the AVX-512 path has kernels for interleaved weights, so only it
-// interleaves activations (packed as Q8_0 or Q8_K); nullptr elsewhere.
-InterleaveRowFn interleave_row_fn(Isa isa, ElementType packed_type);
-
-// What each path provides (nullptr: not provided); one per *_isa.cpp file.
+// The scalar reference's kernels (matmul_scalar.cpp); nullptr: none.
 TileKernel scalar_tile_kernel(ElementType weight_type);
 PackRowFn scalar_pack_row(ElementType packed_type);
-TileKernel avx2_tile_kernel(ElementType weight_type);
-PackRowFn avx2_pack_row(ElementType packed_type);
-TileKernel avx512_tile_kernel(ElementType weight_type);
-PackRowFn avx512_pack_row(ElementType packed_type);
 
 }  // namespace ingot::kernels

@@ -4,8 +4,8 @@
 
 #include "kernels/block_formats.h"
 #include "kernels/dequantize.h"
-#include "kernels/dispatch.h"
 #include "kernels/half.h"
+#include "kernels/kernel_table.h"
 #include "kernels/quantize.h"
 
 namespace ingot::kernels {
@@ -150,17 +150,11 @@ WidenValuesFn widen_values_fn(ElementType type) {
 }  // namespace scalar
 
 WidenKeysFn widen_keys_fn(ElementType type) {
-  if (active_isa() == Isa::kAvx512) {
-    if (WidenKeysFn fn = avx512::widen_keys_fn(type)) return fn;
-  }
-  return scalar::widen_keys_fn(type);
+  return active_kernels().widen_keys(type);
 }
 
 WidenValuesFn widen_values_fn(ElementType type) {
-  if (active_isa() == Isa::kAvx512) {
-    if (WidenValuesFn fn = avx512::widen_values_fn(type)) return fn;
-  }
-  return scalar::widen_values_fn(type);
+  return active_kernels().widen_values(type);
 }
 
 }  // namespace ingot::kernels

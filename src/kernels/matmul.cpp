@@ -6,7 +6,7 @@
 #include <cassert>
 
 #include "kernels/activation_pack.h"
-#include "kernels/dispatch.h"
+#include "kernels/kernel_table.h"
 #include "kernels/matmul_kernels_avx512.h"
 
 namespace ingot::kernels {
@@ -73,7 +73,7 @@ struct ProductTiling {
     assert(p.x->packed_type() == dot_operand_type(p.w->type));
     const int64_t n_tokens = p.x->n_tokens();
     if (p.w->rows <= 0 || n_tokens <= 0) return;
-    kernel = tile_kernel(active_isa(), p.w->type);
+    kernel = active_kernels().tile_kernel(p.w->type);
     assert(kernel != nullptr && "matmul: unsupported weight type");
     claim_rows = claim_alignment(*p.w, n_tokens);
     tok_tile = std::min(n_tokens, kTokenTile);

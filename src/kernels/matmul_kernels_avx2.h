@@ -39,6 +39,10 @@ void bf16_tile_avx2(const WeightMatrix& w, const PackedActivations& x, TileRange
 void f32_tile_avx2(const WeightMatrix& w, const PackedActivations& x, TileRange range, float* y,
                    int64_t y_stride);
 
+// Which kernel serves which type (matmul_avx2.cpp); nullptr: none.
+TileKernel avx2_tile_kernel(ElementType weight_type);
+PackRowFn avx2_pack_row(ElementType packed_type);
+
 void pack_q8_0_avx2(const float* x, void* dst, int64_t n);
 void pack_q8_1_avx2(const float* x, void* dst, int64_t n);
 void pack_f16_avx2(const float* x, void* dst, int64_t n);

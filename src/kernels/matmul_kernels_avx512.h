@@ -57,6 +57,10 @@ void bf16_tile_avx512(const WeightMatrix& w, const PackedActivations& x, TileRan
 void f32_tile_avx512(const WeightMatrix& w, const PackedActivations& x, TileRange range, float* y,
                      int64_t y_stride);
 
+// Which kernel serves which type (matmul_avx512.cpp); nullptr: none.
+TileKernel avx512_tile_kernel(ElementType weight_type);
+PackRowFn avx512_pack_row(ElementType packed_type);
+
 void pack_q8_0_avx512(const float* x, void* dst, int64_t n);
 void pack_q8_1_avx512(const float* x, void* dst, int64_t n);
 void pack_q8_k_avx512(const float* x, void* dst, int64_t n);

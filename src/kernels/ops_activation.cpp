@@ -3,7 +3,7 @@
 #include <algorithm>
 #include <cmath>
 
-#include "kernels/dispatch.h"
+#include "kernels/kernel_table.h"
 
 namespace ingot::kernels {
 
@@ -32,18 +32,15 @@ void swiglu(const float* gate, const float* up, float* out, int64_t n) {
 // vector path. The clamped SwiGLU (gpt-oss's experts, a few hundred of a
 // token's features each) stays scalar for now.
 void silu(const float* x, float* y, int64_t n) {
-  if (active_isa() == Isa::kAvx512) return avx512::silu(x, y, n);
-  scalar::silu(x, y, n);
+  active_kernels().silu(x, y, n);
 }
 
 void gelu(const float* x, float* y, int64_t n) {
-  if (active_isa() == Isa::kAvx512) return avx512::gelu(x, y, n);
-  scalar::gelu(x, y, n);
+  active_kernels().gelu(x, y, n);
 }
 
 void swiglu(const float* gate, const float* up, float* out, int64_t n) {
-  if (active_isa() == Isa::kAvx512) return avx512::swiglu(gate, up, out, n);
-  scalar::swiglu(gate, up, out, n);
+  active_kernels().swiglu(gate, up, out, n);
 }
 
 // As ggml computes it, one expf per element.

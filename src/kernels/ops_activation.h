@@ -30,4 +30,10 @@ void gelu(const float* x, float* y, int64_t n);
 void swiglu(const float* gate, const float* up, float* out, int64_t n);
 }  // namespace avx512
 
+namespace neon {
+void silu(const float* x, float* y, int64_t n);
+void gelu(const float* x, float* y, int64_t n);
+void swiglu(const float* gate, const float* up, float* out, int64_t n);
+}  // namespace neon
+
 }  // namespace ingot::kernels

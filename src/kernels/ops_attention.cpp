@@ -2,8 +2,8 @@
 
 #include <algorithm>
 
-#include "kernels/dispatch.h"
 #include "kernels/half.h"
+#include "kernels/kernel_table.h"
 
 namespace ingot::kernels {
 
@@ -77,17 +77,8 @@ void attention_accumulate(const float* q, int64_t n_q, const uint16_t* keys, int
 void attention_accumulate(const float* q, int64_t n_q, const uint16_t* keys, int64_t key_stride,
                           const uint16_t* values, int64_t n, int64_t head_dim, ScoreScale scale,
                           AttentionState* states, float* outputs) {
-  const Isa isa = active_isa();
-  if (isa == Isa::kAvx512) {
-    return avx512::attention_accumulate(q, n_q, keys, key_stride, values, n, head_dim, scale,
+  active_kernels().attention_accumulate(q, n_q, keys, key_stride, values, n, head_dim, scale,
                                         states, outputs);
-  }
-  if (isa == Isa::kAvx2) {
-    return avx2::attention_accumulate(q, n_q, keys, key_stride, values, n, head_dim, scale, states,
-                                      outputs);
-  }
-  scalar::attention_accumulate(q, n_q, keys, key_stride, values, n, head_dim, scale, states,
-                               outputs);
 }
 
 }  // namespace ingot::kernels

@@ -4,7 +4,7 @@
 #include <cmath>
 #include <vector>
 
-#include "kernels/dispatch.h"
+#include "kernels/kernel_table.h"
 
 namespace ingot::kernels {
 
@@ -117,15 +117,6 @@ void delta_rule_chunk(float* state, const DeltaRuleRun& run, int64_t n) {
 
 }  // namespace scalar
 
-namespace {
-
-void delta_rule_chunk(float* state, const DeltaRuleRun& run, int64_t n) {
-  if (active_isa() == Isa::kAvx512) return avx512::delta_rule_chunk(state, run, n);
-  scalar::delta_rule_chunk(state, run, n);
-}
-
-}  // namespace
-
 void delta_rule_run(float* state, const DeltaRuleRun& run, int64_t n) {
   if (run.tokens == 1) {
     return delta_rule_step(state, run.q, run.k, run.v, run.log_decay[0], run.beta[0], n, run.out);
@@ -139,16 +130,13 @@ void delta_rule_run(float* state, const DeltaRuleRun& run, int64_t n) {
     chunk.beta += first * run.gate_stride;
     chunk.out += first * run.out_stride;
     chunk.tokens = std::min(kDeltaRuleChunk, run.tokens - first);
-    delta_rule_chunk(state, chunk, n);
+    active_kernels().delta_rule_chunk(state, chunk, n);
   }
 }
 
 void delta_rule_step(float* state, const float* q, const float* k, const float* v, float log_decay,
                      float beta, int64_t n, float* out) {
-  if (active_isa() == Isa::kAvx512) {
-    return avx512::delta_rule_step(state, q, k, v, log_decay, beta, n, out);
-  }
-  scalar::delta_rule_step(state, q, k, v, log_decay, beta, n, out);
+  active_kernels().delta_rule_step(state, q, k, v, log_decay, beta, n, out);
 }
 
 }  // namespace ingot::kernels

@@ -2,7 +2,7 @@
 
 #include <cmath>
 
-#include "kernels/dispatch.h"
+#include "kernels/kernel_table.h"
 
 namespace ingot::kernels {
 
@@ -23,13 +23,11 @@ void exp_terms(const float* x, int64_t n, float shift, double* out) {
 // Top-p over the vocabulary weighs every logit: with libm's exp that was
 // the largest part of its time.
 double sum_exp(const float* x, int64_t n, float shift) {
-  if (active_isa() == Isa::kAvx512) return avx512::sum_exp(x, n, shift);
-  return scalar::sum_exp(x, n, shift);
+  return active_kernels().sum_exp(x, n, shift);
 }
 
 void exp_terms(const float* x, int64_t n, float shift, double* out) {
-  if (active_isa() == Isa::kAvx512) return avx512::exp_terms(x, n, shift, out);
-  scalar::exp_terms(x, n, shift, out);
+  active_kernels().exp_terms(x, n, shift, out);
 }
 
 }  // namespace ingot::kernels

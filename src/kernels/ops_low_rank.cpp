@@ -1,7 +1,7 @@
 #include "kernels/ops_low_rank.h"
 
-#include "kernels/dispatch.h"
 #include "kernels/half.h"
+#include "kernels/kernel_table.h"
 
 namespace ingot::kernels {
 
@@ -20,14 +20,7 @@ void add_low_rank(const float* m, int64_t rank, const uint16_t* b, int64_t begin
 
 void add_low_rank(const float* m, int64_t rank, const uint16_t* b, int64_t begin, int64_t end,
                   float* y) {
-  switch (active_isa()) {
-    case Isa::kAvx512:
-      return avx512::add_low_rank(m, rank, b, begin, end, y);
-    case Isa::kAvx2:
-      return avx2::add_low_rank(m, rank, b, begin, end, y);
-    case Isa::kScalar:
-      return scalar::add_low_rank(m, rank, b, begin, end, y);
-  }
+  active_kernels().add_low_rank(m, rank, b, begin, end, y);
 }
 
 }  // namespace ingot::kernels

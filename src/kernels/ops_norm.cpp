@@ -2,7 +2,7 @@
 
 #include <cmath>
 
-#include "kernels/dispatch.h"
+#include "kernels/kernel_table.h"
 
 namespace ingot::kernels {
 
@@ -46,8 +46,7 @@ void layer_norm(const float* x, const float* weight, const float* bias, float* y
 // threads wait, so the scalar loop's chain of dependent double adds is
 // time the whole step loses.
 void rms_norm(const float* x, const float* weight, float* y, int64_t n_rows, int64_t n, float eps) {
-  if (active_isa() == Isa::kAvx512) return avx512::rms_norm(x, weight, y, n_rows, n, eps);
-  scalar::rms_norm(x, weight, y, n_rows, n, eps);
+  active_kernels().rms_norm(x, weight, y, n_rows, n, eps);
 }
 
 }  // namespace ingot::kernels

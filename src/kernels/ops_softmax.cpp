@@ -3,7 +3,7 @@
 #include <algorithm>
 #include <cmath>
 
-#include "kernels/dispatch.h"
+#include "kernels/kernel_table.h"
 
 namespace ingot::kernels {
 
@@ -25,8 +25,7 @@ void softmax(float* x, int64_t n) {
 
 // Sampling takes a softmax over the whole vocabulary (150k entries) per token.
 void softmax(float* x, int64_t n) {
-  if (active_isa() == Isa::kAvx512) return avx512::softmax(x, n);
-  scalar::softmax(x, n);
+  active_kernels().softmax(x, n);
 }
 
 }  // namespace ingot::kernels

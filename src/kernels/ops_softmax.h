@@ -16,4 +16,8 @@ namespace avx512 {
 void softmax(float* x, int64_t n);
 }  // namespace avx512
 
+namespace neon {
+void softmax(float* x, int64_t n);
+}  // namespace neon
+
 }  // namespace ingot::kernels

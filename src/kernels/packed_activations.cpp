@@ -4,8 +4,8 @@
 #include <cassert>
 
 #include "kernels/activation_pack.h"
-#include "kernels/dispatch.h"
 #include "kernels/interleave.h"
+#include "kernels/kernel_table.h"
 
 namespace ingot::kernels {
 namespace {
@@ -47,9 +47,9 @@ void PackedActivations::prepare(int64_t n_tokens, int64_t cols, ElementType weig
   blocks_per_row_ = with_sums ? cols / 32 : 0;
   const size_t sums_needed = static_cast<size_t>(blocks_per_row_ * n_tokens);
   if (sums_.size() < sums_needed) sums_.resize(sums_needed);
-  const Isa isa = active_isa();
-  pack_row_ = pack_row_fn(isa, packed_type_);
-  interleave_row_ = interleave_row_fn(isa, packed_type_);
+  const KernelTable& kernels = active_kernels();
+  pack_row_ = kernels.pack_row(packed_type_);
+  interleave_row_ = kernels.interleave_row_for(packed_type_);
   interleaved_stride_ =
       interleave_row_ != nullptr ? interleaved_groups(cols) * kActivationGroupBytes : 0;
   static_assert(kActivationGroupBytes % sizeof(CacheLine) == 0);

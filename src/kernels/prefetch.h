@@ -19,8 +19,6 @@
 // the rows again from cache, is the same either way. T0 and T1 were
 // slower for every shape.
 
-#include <immintrin.h>
-
 #include <algorithm>
 #include <cstddef>
 #include <cstdint>
@@ -28,6 +26,12 @@
 namespace ingot::kernels {
 
 inline constexpr size_t kCacheLine = 64;
+
+// Locality 0 is the non-temporal hint: prefetchnta on x86, a streaming
+// prefetch (PLDL1STRM) on ARM.
+inline void prefetch_line(const void* p) {
+  __builtin_prefetch(p, 0, 0);
+}
 
 // Whether a micro-tile is the first to read its rows: the one at token 0
 // (matmul gives a thread all the token tiles of its row tile in turn, so
@@ -47,8 +51,7 @@ inline size_t prefetch_distance(int rows, size_t row_stride) {
 
 inline void prefetch_bytes(const void* p, size_t bytes) {
   const auto* c = static_cast<const char*>(p);
-  for (size_t offset = 0; offset < bytes; offset += kCacheLine)
-    _mm_prefetch(c + offset, _MM_HINT_NTA);
+  for (size_t offset = 0; offset < bytes; offset += kCacheLine) prefetch_line(c + offset);
 }
 
 // Row by row: the `bytes` at `offset` into each of R rows, `ahead` bytes
@@ -106,7 +109,7 @@ class TilePrefetch {
     const char* begin = share_begin(i);
     const auto start = reinterpret_cast<uintptr_t>(begin);
     const char* line = begin + ((kCacheLine - start % kCacheLine) % kCacheLine);
-    for (; line < share_end(i); line += kCacheLine) _mm_prefetch(line, _MM_HINT_NTA);
+    for (; line < share_end(i); line += kCacheLine) prefetch_line(line);
   }
 
  private:

@@ -6,7 +6,7 @@
 // give kSmallBatchRows for tiles of 2 to 4 tokens (a few sequences decoded
 // together), which then take micro-tiles of kSmallBatchRows x 2.
 //
-// Included only by *_avx2.cpp / *_avx512.cpp files, and everything here is
+// Included only by the SIMD files (*_avx2.cpp, *_neon.cpp, ...); everything here is
 // in an unnamed namespace on purpose: each instruction set's file gets its
 // own copy, compiled for that set, which the linker cannot merge with
 // another file's copy.

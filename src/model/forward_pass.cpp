@@ -5,7 +5,7 @@
 
 #include "kernels/activation_pack.h"
 #include "kernels/dequantize.h"
-#include "kernels/dispatch.h"
+#include "kernels/kernel_table.h"
 #include "kernels/kv_tiles.h"
 #include "kernels/ops_activation.h"
 #include "kernels/ops_attention.h"
@@ -429,8 +429,7 @@ void ForwardPass::store_kv(const AttentionShape& s, int64_t n_tokens, KvCache& c
   const int64_t head_dim = s.head_dim, kv_layer = s.kv_layer;
   const int64_t block_size = cache.block_size();
   const KvCache::Types types = cache.types();
-  const kernels::PackRowFn to_f16 =
-      kernels::pack_row_fn(kernels::active_isa(), kernels::ElementType::kF16);
+  const kernels::PackRowFn to_f16 = kernels::active_kernels().pack_row(kernels::ElementType::kF16);
   const bool f16_keys = types.keys == kernels::ElementType::kF16;
   if (f16_keys) to_f16(k_.data(), k_f16_.data(), n_tokens * s.kv_dim);
   for (int64_t t = 0; t < n_tokens; ++t) {

@@ -10,8 +10,8 @@
 #include <vector>
 
 #include "kernels/dequantize.h"
-#include "kernels/dispatch.h"
 #include "kernels/interleave.h"
+#include "kernels/kernel_table.h"
 #include "util/mapped_file.h"
 #include "util/memory_info.h"
 #include "util/page_arena.h"
@@ -390,10 +390,10 @@ void share_trunk_ends(ModelWeights& weights) {
   if (p.head.rows == 0) p.head = weights.output;
 }
 
-// The AVX-512 path multiplies Q4_0, Q8_0, Q4_K and Q6_K weights faster from an
+// A path with kernels over interleaved weights multiplies them faster from an
 // interleaved copy made once at load.
 bool uses_interleaved_copy(const WeightMatrix& w) {
-  return kernels::can_interleave(w.type) && kernels::active_isa() == kernels::Isa::kAvx512;
+  return kernels::active_kernels().interleaves(w.type);
 }
 
 // Bytes of one row of w's arena copy.

@@ -27,8 +27,11 @@ PageArena::PageArena(size_t bytes) : capacity_(bytes) {
                    MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
   if (p == MAP_FAILED) throw std::bad_alloc();
   base_ = static_cast<uint8_t*>(p);
-  // Advice only: without transparent huge pages the arena still works.
+  // Advice only: without transparent huge pages (or off Linux, where there
+  // is no such advice) the arena still works.
+#if defined(MADV_HUGEPAGE)
   ::madvise(base_, mapped_, MADV_HUGEPAGE);
+#endif
 }
 
 PageArena::PageArena(PageArena&& other) noexcept

@@ -17,6 +17,8 @@ constexpr int kSpinIterations = 1 << 14;
 inline void cpu_relax() {
 #if defined(__x86_64__) || defined(__i386__)
   __builtin_ia32_pause();
+#elif defined(__aarch64__)
+  __asm__ volatile("yield");
 #endif
 }
 

@@ -1,18 +1,15 @@
-#include "kernels/dispatch.h"
-
 #include <gtest/gtest.h>
 
 #include <cstring>
 #include <vector>
 
 #include "kernel_test_data.h"
+#include "kernels/kernel_table.h"
 
 namespace ingot::kernels {
 namespace {
 
 using testing::random_floats;
-
-const Isa kAllIsas[] = {Isa::kScalar, Isa::kAvx2, Isa::kAvx512};
 
 TEST(Dispatch, OverrideSelectsThePathAndResets) {
   set_isa_override(Isa::kScalar);
@@ -21,21 +18,54 @@ TEST(Dispatch, OverrideSelectsThePathAndResets) {
   EXPECT_TRUE(isa_available(active_isa()));
 }
 
-TEST(Dispatch, EveryPathHasAKernelForEveryType) {
+TEST(Dispatch, ThePathInUseIsTheBestThisCpuRuns) {
+  const Isa best = active_isa();
+  EXPECT_EQ(&active_kernels(), kernel_table(best));
   for (Isa isa : kAllIsas) {
+    EXPECT_EQ(kernel_table(isa) != nullptr, isa_available(isa)) << isa_name(isa);
+  }
+  EXPECT_FALSE(select_isa("no-such-path").ok());
+  EXPECT_EQ(active_isa(), best);
+}
+
+// Every entry of every table holds a kernel: a path falls back to a
+// simpler one for what it lacks.
+TEST(Dispatch, EveryTableIsComplete) {
+  for (Isa isa : kAllIsas) {
+    const KernelTable* path = kernel_table(isa);
+    if (path == nullptr) continue;
     for (ElementType type : testing::matmul_types()) {
-      EXPECT_NE(tile_kernel(isa, type), nullptr) << isa_name(isa) << " " << element_type_name(type);
+      EXPECT_NE(path->tile_kernel(type), nullptr)
+          << isa_name(isa) << " " << element_type_name(type);
     }
+    EXPECT_NE(path->rms_norm, nullptr);
+    EXPECT_NE(path->silu, nullptr);
+    EXPECT_NE(path->gelu, nullptr);
+    EXPECT_NE(path->swiglu, nullptr);
+    EXPECT_NE(path->softmax, nullptr);
+    EXPECT_NE(path->sum_exp, nullptr);
+    EXPECT_NE(path->exp_terms, nullptr);
+    EXPECT_NE(path->attention_accumulate, nullptr);
+    EXPECT_NE(path->delta_rule_step, nullptr);
+    EXPECT_NE(path->delta_rule_chunk, nullptr);
+    EXPECT_NE(path->add_low_rank, nullptr);
+    EXPECT_NE(path->widen_keys(ElementType::kQ8_0), nullptr);
+    EXPECT_NE(path->widen_values(ElementType::kQ4_0), nullptr);
   }
 }
 
-// Every supported weight type has its own kernel on both SIMD paths (a
+// Every supported weight type has its own kernel on the x86 SIMD paths (a
 // missing entry would silently fall back and still pass the accuracy tests).
-TEST(Dispatch, SimdPathsCoverEveryWeightType) {
-  for (ElementType type : testing::matmul_types()) {
-    if (type == ElementType::kQ8_1 || type == ElementType::kQ8_K) continue;  // activation formats
-    EXPECT_NE(avx512_tile_kernel(type), nullptr) << element_type_name(type);
-    EXPECT_NE(avx2_tile_kernel(type), nullptr) << element_type_name(type);
+TEST(Dispatch, X86SimdPathsCoverEveryWeightType) {
+  const KernelTable& scalar = *kernel_table(Isa::kScalar);
+  for (Isa isa : {Isa::kAvx2, Isa::kAvx512}) {
+    const KernelTable* path = kernel_table(isa);
+    if (path == nullptr) continue;
+    for (ElementType type : testing::matmul_types()) {
+      if (type == ElementType::kQ8_1 || type == ElementType::kQ8_K) continue;  // activation formats
+      EXPECT_NE(path->tile_kernel(type), scalar.tile_kernel(type))
+          << isa_name(isa) << " " << element_type_name(type);
+    }
   }
 }
 
@@ -56,8 +86,8 @@ TEST(Dispatch, EveryPackerMatchesTheScalarBytes) {
         x[101] = -3.5f;
         const size_t bytes = *row_bytes(type, n);
         std::vector<uint8_t> want(bytes), got(bytes, 0xee);
-        pack_row_fn(Isa::kScalar, type)(x.data(), want.data(), n);
-        pack_row_fn(isa, type)(x.data(), got.data(), n);
+        kernel_table(Isa::kScalar)->pack_row(type)(x.data(), want.data(), n);
+        kernel_table(isa)->pack_row(type)(x.data(), got.data(), n);
         EXPECT_EQ(std::memcmp(want.data(), got.data(), bytes), 0)
             << isa_name(isa) << " " << element_type_name(type) << " n=" << n;
       }
@@ -72,8 +102,8 @@ TEST(Dispatch, FloatPackersHandleOddLengths) {
     for (int64_t n : {1, 15, 17, 33}) {
       const std::vector<float> x = random_floats(n, 5);
       std::vector<uint16_t> want(n + 1, 0xabcd), got(n + 1, 0xabcd);
-      pack_row_fn(Isa::kScalar, ElementType::kF16)(x.data(), want.data(), n);
-      pack_row_fn(isa, ElementType::kF16)(x.data(), got.data(), n);
+      kernel_table(Isa::kScalar)->pack_row(ElementType::kF16)(x.data(), want.data(), n);
+      kernel_table(isa)->pack_row(ElementType::kF16)(x.data(), got.data(), n);
       EXPECT_EQ(want, got) << isa_name(isa) << " n=" << n;  // including the untouched guard
     }
   }

@@ -8,7 +8,7 @@
 #include "kernel_test_data.h"
 #include "kernels/block_formats.h"
 #include "kernels/dispatch.h"
-#include "kernels/matmul_kernels_avx512.h"
+#include "kernels/kernel_table.h"
 
 namespace ingot::kernels {
 namespace {
@@ -212,11 +212,11 @@ TEST(Interleave, Q8_KActivationsSplitIntoSubBlockLanes) {
   }
 }
 
-// The AVX-512 activation interleave gives the scalar one's bytes: one
+// Every path's activation interleave gives the scalar one's bytes: one
 // block, partial last groups, whole groups; Q8_K with an odd number of
 // super-blocks (a half group).
-TEST(Interleave, Avx512ActivationsMatchScalarByteForByte) {
-  if (!isa_available(Isa::kAvx512)) GTEST_SKIP() << "AVX-512 is not available on this CPU";
+void expect_activations_match_scalar_byte_for_byte(const KernelTable& path) {
+  SCOPED_TRACE(isa_name(path.isa));
   const struct {
     ElementType type;
     int64_t cols;
@@ -230,8 +230,17 @@ TEST(Interleave, Avx512ActivationsMatchScalarByteForByte) {
     const size_t bytes = interleaved_groups(c.cols) * kActivationGroupBytes;
     std::vector<uint8_t> scalar(bytes, 0xff), simd(bytes, 0xee);
     interleave_activation_row(c.type, row.data(), c.cols, scalar.data());
-    interleave_activation_row_avx512(c.type, row.data(), c.cols, simd.data());
+    path.interleave_row_for(c.type)(c.type, row.data(), c.cols, simd.data());
     EXPECT_EQ(simd, scalar) << element_type_name(c.type) << " " << c.cols << " columns";
+  }
+}
+
+TEST(Interleave, EveryPathsActivationsMatchScalarByteForByte) {
+  for (Isa isa : kAllIsas) {
+    const KernelTable* path = kernel_table(isa);
+    if (path != nullptr && path->interleave_row != nullptr) {
+      expect_activations_match_scalar_byte_for_byte(*path);
+    }
   }
 }
 

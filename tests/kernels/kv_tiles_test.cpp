@@ -91,9 +91,8 @@ TEST_P(KvTiles, StoredValuesWidenToTheirRoundTrip) {
   }
 }
 
-TEST_P(KvTiles, Avx512WideningEqualsTheScalar) {
-  if (!isa_available(Isa::kAvx512)) GTEST_SKIP() << "no AVX-512 on this CPU";
-  const auto [type, head_dim] = GetParam();
+void expect_widening_equals_the_scalar(const KernelTable& path, Case c) {
+  const auto [type, head_dim] = c;
   const std::vector<float> x = random_floats(kBlock * head_dim, 3.0f, 13);
   std::vector<std::byte> keys(kv_tile_bytes(type, head_dim, kBlock));
   std::vector<std::byte> values(kv_tile_bytes(type, head_dim, kBlock));
@@ -104,11 +103,18 @@ TEST_P(KvTiles, Avx512WideningEqualsTheScalar) {
   const size_t n = size_t(head_dim * kBlock);
   std::vector<uint16_t> scalar_keys(n), simd_keys(n), scalar_values(n), simd_values(n);
   scalar::widen_keys_fn(type)(keys.data(), head_dim, kBlock, scalar_keys.data());
-  avx512::widen_keys_fn(type)(keys.data(), head_dim, kBlock, simd_keys.data());
+  path.widen_keys(type)(keys.data(), head_dim, kBlock, simd_keys.data());
   scalar::widen_values_fn(type)(values.data(), head_dim, 0, kBlock, scalar_values.data());
-  avx512::widen_values_fn(type)(values.data(), head_dim, 0, kBlock, simd_values.data());
+  path.widen_values(type)(values.data(), head_dim, 0, kBlock, simd_values.data());
   EXPECT_EQ(simd_keys, scalar_keys);
   EXPECT_EQ(simd_values, scalar_values);
+}
+
+TEST_P(KvTiles, EveryPathsWideningEqualsTheScalar) {
+  for (const KernelTable* path : testing::vector_paths()) {
+    SCOPED_TRACE(isa_name(path->isa));
+    expect_widening_equals_the_scalar(*path, GetParam());
+  }
 }
 
 TEST(KvTileSizes, QuantizedTilesAreTheirBlocksAndScales) {

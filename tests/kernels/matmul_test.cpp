@@ -11,9 +11,9 @@
 #include "kernels/activation_pack.h"
 #include "kernels/block_formats.h"
 #include "kernels/dequantize.h"
-#include "kernels/dispatch.h"
 #include "kernels/half.h"
 #include "kernels/interleave.h"
+#include "kernels/kernel_table.h"
 
 namespace ingot::kernels {
 namespace {
@@ -120,8 +120,7 @@ TEST_P(MatmulTest, MatchesScalarAndDequantizedFloatDot) {
 
 INSTANTIATE_TEST_SUITE_P(AllTypes, MatmulTest,
                          ::testing::Combine(::testing::ValuesIn(testing::matmul_types()),
-                                            ::testing::Values(Isa::kScalar, Isa::kAvx2,
-                                                              Isa::kAvx512)),
+                                            ::testing::ValuesIn(kAllIsas)),
                          [](const auto& info) {
                            return std::string(element_type_name(std::get<0>(info.param))) + "_" +
                                   std::string(isa_name(std::get<1>(info.param)));
@@ -129,13 +128,7 @@ INSTANTIATE_TEST_SUITE_P(AllTypes, MatmulTest,
 
 class InterleavedMatmulTest : public ::testing::TestWithParam<ElementType> {};
 
-// Interleaved weights on the AVX-512 path against the scalar path over the
-// original blocks: one group, partial last groups, several groups; 2 to 4
-// tokens (the small-batch micro-tiles) over row counts that leave edges.
-TEST_P(InterleavedMatmulTest, MatchesScalarOverOriginalBlocks) {
-  const ElementType type = GetParam();
-  if (!isa_available(Isa::kAvx512)) GTEST_SKIP() << "AVX-512 is not available on this CPU";
-  ASSERT_TRUE(can_interleave(type));
+void expect_interleaved_matches_scalar(ElementType type, Isa isa) {
   const Shape shapes[] = {{1, 1, 1},   {7, 3, 1},   {33, 16, 2}, {131, 17, 1}, {9, 33, 5},
                           {19, 2, 65}, {66, 20, 7}, {29, 28, 3}, {50, 28, 4},  {5, 4, 4}};
   // Q4_K and Q6_K count super-blocks: 1 leaves a group half padded, 3 one
@@ -154,7 +147,7 @@ TEST_P(InterleavedMatmulTest, MatchesScalarOverOriginalBlocks) {
         interleave_weight_row(type, data.data() + r * w.row_stride, cols,
                               interleaved.data() + r * stride);
       }
-      // The AVX-512 kernel must read only the interleaved copy: its view of
+      // The interleaved kernel must read only the interleaved copy: its view of
       // the original blocks is all zeros.
       const std::vector<uint8_t> zeros(data.size(), 0);
       WeightMatrix w_interleaved = w;
@@ -163,7 +156,7 @@ TEST_P(InterleavedMatmulTest, MatchesScalarOverOriginalBlocks) {
       w_interleaved.interleaved_stride = stride;
       const auto input = random_floats(shape.tokens * cols, 4000 + shape.tokens, 0.5f);
 
-      ScopedIsa avx512(Isa::kAvx512);
+      ScopedIsa interleaving(isa);
       PackedActivations x;
       x.pack(input.data(), shape.tokens, cols, type, pool);
       ASSERT_NE(x.interleaved_row(0), nullptr);
@@ -174,6 +167,20 @@ TEST_P(InterleavedMatmulTest, MatchesScalarOverOriginalBlocks) {
       matmul(w, x, y_scalar.data(), shape.rows, pool);
       expect_matches_dequantized(w, x, y, y_scalar);
     }
+  }
+}
+
+// Interleaved weights on each path that has kernels for them against the
+// scalar path over the original blocks: one group, partial last groups, several groups; 2 to 4
+// tokens (the small-batch micro-tiles) over row counts that leave edges.
+TEST_P(InterleavedMatmulTest, MatchesScalarOverOriginalBlocks) {
+  const ElementType type = GetParam();
+  ASSERT_TRUE(can_interleave(type));
+  for (Isa isa : kAllIsas) {
+    const KernelTable* path = kernel_table(isa);
+    if (path == nullptr || !path->interleaves(type)) continue;
+    SCOPED_TRACE(isa_name(isa));
+    expect_interleaved_matches_scalar(type, isa);
   }
 }
 

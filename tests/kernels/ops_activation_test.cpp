@@ -48,20 +48,22 @@ TEST(Activations, ClampedSwiGLUClampsTheGateAboveAndUpOnBothSides) {
   EXPECT_NEAR(out[2], 0.0f, 1e-7);
 }
 
-TEST(Activations, Avx512MatchesScalar) {
-  SKIP_WITHOUT_AVX512();
-  for (int64_t n : kAwkwardLengths) {
-    std::vector<float> gate = random_floats(n, 6.0f, 3), up = random_floats(n, 2.0f, 4);
-    std::vector<float> expected(n), actual(n);
-    scalar::silu(gate.data(), expected.data(), n);
-    avx512::silu(gate.data(), actual.data(), n);
-    expect_close(actual, expected, 1e-6f);
-    scalar::swiglu(gate.data(), up.data(), expected.data(), n);
-    avx512::swiglu(gate.data(), up.data(), actual.data(), n);
-    expect_close(actual, expected, 1e-6f);
-    scalar::gelu(gate.data(), expected.data(), n);
-    avx512::gelu(gate.data(), actual.data(), n);
-    expect_close(actual, expected, 2e-6f);
+TEST(Activations, EveryPathMatchesScalar) {
+  for (const KernelTable* path : testing::vector_paths()) {
+    SCOPED_TRACE(isa_name(path->isa));
+    for (int64_t n : kAwkwardLengths) {
+      std::vector<float> gate = random_floats(n, 6.0f, 3), up = random_floats(n, 2.0f, 4);
+      std::vector<float> expected(n), actual(n);
+      scalar::silu(gate.data(), expected.data(), n);
+      path->silu(gate.data(), actual.data(), n);
+      expect_close(actual, expected, 1e-6f);
+      scalar::swiglu(gate.data(), up.data(), expected.data(), n);
+      path->swiglu(gate.data(), up.data(), actual.data(), n);
+      expect_close(actual, expected, 1e-6f);
+      scalar::gelu(gate.data(), expected.data(), n);
+      path->gelu(gate.data(), actual.data(), n);
+      expect_close(actual, expected, 2e-6f);
+    }
   }
 }
 

@@ -105,45 +105,23 @@ TEST(Attention, ScalarMatchesTheDefinitionInAnyRuns) {
   }
 }
 
-TEST(Attention, Avx512MatchesScalar) {
-  SKIP_WITHOUT_AVX512();
-  for (int64_t n_q : {1, 2, 7, 8, 9, 16}) {
-    for (int64_t head_dim : {8, 16, 24, 64, 80, 128}) {
-      for (int64_t n : {1, 3, 17, 64, 65, 300}) {
-        std::vector<float> q = random_floats(n_q * head_dim, 1.0f, 10);
-        std::vector<uint16_t> k = random_f16(n * head_dim, 2.0f, 11);
-        std::vector<uint16_t> v = random_f16(n * head_dim, 1.0f, 12);
-        const float scale = 1.0f / std::sqrt(float(head_dim));
-        for (int64_t run : {5, 32, 1000}) {
-          expect_close(attention_in_runs(&avx512::attention_accumulate, q, n_q, k, v, n, head_dim,
-                                         scale, run),
-                       attention_in_runs(&scalar::attention_accumulate, q, n_q, k, v, n, head_dim,
-                                         scale, run),
-                       1e-5f);
-        }
-      }
-    }
-  }
-}
-
-TEST(Attention, Avx2MatchesScalar) {
-  if (!__builtin_cpu_supports("avx2") || !__builtin_cpu_supports("fma") ||
-      !__builtin_cpu_supports("f16c")) {
-    GTEST_SKIP() << "this CPU has no AVX2";
-  }
-  for (int64_t n_q : {1, 2, 7, 9}) {
-    for (int64_t head_dim : {8, 12, 16, 64, 80}) {
-      for (int64_t n : {1, 3, 8, 9, 65, 300}) {
-        std::vector<float> q = random_floats(n_q * head_dim, 1.0f, 13);
-        std::vector<uint16_t> k = random_f16(n * head_dim, 2.0f, 14);
-        std::vector<uint16_t> v = random_f16(n * head_dim, 1.0f, 15);
-        const float scale = 1.0f / std::sqrt(float(head_dim));
-        for (int64_t run : {5, 32, 1000}) {
-          expect_close(
-              attention_in_runs(&avx2::attention_accumulate, q, n_q, k, v, n, head_dim, scale, run),
-              attention_in_runs(&scalar::attention_accumulate, q, n_q, k, v, n, head_dim, scale,
-                                run),
-              1e-5f);
+TEST(Attention, EveryPathMatchesScalar) {
+  for (const KernelTable* path : testing::vector_paths()) {
+    SCOPED_TRACE(isa_name(path->isa));
+    for (int64_t n_q : {1, 2, 7, 8, 9, 16}) {
+      for (int64_t head_dim : {8, 12, 16, 24, 64, 80, 128}) {
+        for (int64_t n : {1, 3, 8, 9, 17, 64, 65, 300}) {
+          std::vector<float> q = random_floats(n_q * head_dim, 1.0f, 10);
+          std::vector<uint16_t> k = random_f16(n * head_dim, 2.0f, 11);
+          std::vector<uint16_t> v = random_f16(n * head_dim, 1.0f, 12);
+          const float scale = 1.0f / std::sqrt(float(head_dim));
+          for (int64_t run : {5, 32, 1000}) {
+            expect_close(attention_in_runs(path->attention_accumulate, q, n_q, k, v, n, head_dim,
+                                           scale, run),
+                         attention_in_runs(&scalar::attention_accumulate, q, n_q, k, v, n, head_dim,
+                                           scale, run),
+                         1e-5f);
+          }
         }
       }
     }
@@ -177,15 +155,10 @@ TEST(Attention, SoftCappedScoresMatchTheDefinitionOnEveryPath) {
     largest_change = std::max(largest_change, std::fabs(uncapped[i] - scalar_out[i]));
   }
   EXPECT_GT(largest_change, 1e-2f);
-  if (__builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512bw")) {
+  for (const KernelTable* path : testing::vector_paths()) {
+    SCOPED_TRACE(isa_name(path->isa));
     expect_close(
-        attention_in_runs(&avx512::attention_accumulate, q, n_q, k, v, n, head_dim, scale, 32),
-        scalar_out, 1e-5f);
-  }
-  if (__builtin_cpu_supports("avx2") && __builtin_cpu_supports("fma") &&
-      __builtin_cpu_supports("f16c")) {
-    expect_close(
-        attention_in_runs(&avx2::attention_accumulate, q, n_q, k, v, n, head_dim, scale, 32),
+        attention_in_runs(path->attention_accumulate, q, n_q, k, v, n, head_dim, scale, 32),
         scalar_out, 1e-5f);
   }
 }

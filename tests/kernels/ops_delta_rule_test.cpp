@@ -9,7 +9,7 @@
 #include <random>
 #include <vector>
 
-#include "kernels/dispatch.h"
+#include "kernels/ops_test_support.h"
 
 namespace ingot::kernels {
 namespace {
@@ -52,8 +52,8 @@ TEST(DeltaRule, MatchesTheRecurrenceOverSeveralTokens) {
     for (int64_t j = 0; j < n; ++j) EXPECT_NEAR(state[i * n + j], S[i][j], 1e-5);
 }
 
-TEST(DeltaRule, Avx512MatchesScalarOnEveryTailShape) {
-  if (!isa_available(Isa::kAvx512)) GTEST_SKIP() << "AVX-512 is not available on this CPU";
+void expect_step_matches_scalar_on_every_tail_shape(const KernelTable& path) {
+  SCOPED_TRACE(isa_name(path.isa));
   for (int64_t n : {1, 7, 16, 33, 64, 128, 200}) {
     std::mt19937 rng{uint32_t(n)};
     auto start = random_values(static_cast<size_t>(n * n), rng, 0.1f);
@@ -64,7 +64,7 @@ TEST(DeltaRule, Avx512MatchesScalarOnEveryTailShape) {
            v = random_values(static_cast<size_t>(n), rng);
       std::vector<float> out_a(static_cast<size_t>(n)), out_b(static_cast<size_t>(n));
       scalar::delta_rule_step(a.data(), q.data(), k.data(), v.data(), -0.2f, 0.6f, n, out_a.data());
-      avx512::delta_rule_step(b.data(), q.data(), k.data(), v.data(), -0.2f, 0.6f, n, out_b.data());
+      path.delta_rule_step(b.data(), q.data(), k.data(), v.data(), -0.2f, 0.6f, n, out_b.data());
       for (int64_t j = 0; j < n; ++j) {
         ASSERT_NEAR(out_a[j], out_b[j], 1e-4f * (1.0f + std::fabs(out_a[j]))) << n << " " << j;
       }
@@ -72,6 +72,12 @@ TEST(DeltaRule, Avx512MatchesScalarOnEveryTailShape) {
     for (size_t i = 0; i < a.size(); ++i) {
       ASSERT_NEAR(a[i], b[i], 1e-4f * (1.0f + std::fabs(a[i]))) << n << " " << i;
     }
+  }
+}
+
+TEST(DeltaRule, EveryPathMatchesScalarOnEveryTailShape) {
+  for (const KernelTable* path : testing::vector_paths()) {
+    expect_step_matches_scalar_on_every_tail_shape(*path);
   }
 }
 
@@ -139,7 +145,7 @@ void check_chunks_match_steps(ChunkKernel chunk) {
         std::vector<float> stepped = start, chunked = start;
         const auto expected = inputs.stepwise(stepped);
         chunk(chunked.data(), inputs.run(), n);
-        SCOPED_TRACE(testing::Message()
+        SCOPED_TRACE(::testing::Message()
                      << "n " << n << " tokens " << tokens << " decay " << decay_scale);
         expect_close(expected, inputs.outs, "output");
         expect_close(stepped, chunked, "state");
@@ -152,9 +158,11 @@ TEST(DeltaRuleChunk, ScalarMatchesTheTokensOneByOne) {
   check_chunks_match_steps(scalar::delta_rule_chunk);
 }
 
-TEST(DeltaRuleChunk, Avx512MatchesTheTokensOneByOne) {
-  if (!isa_available(Isa::kAvx512)) GTEST_SKIP() << "AVX-512 is not available on this CPU";
-  check_chunks_match_steps(avx512::delta_rule_chunk);
+TEST(DeltaRuleChunk, EveryPathMatchesTheTokensOneByOne) {
+  for (const KernelTable* path : testing::vector_paths()) {
+    SCOPED_TRACE(isa_name(path->isa));
+    check_chunks_match_steps(path->delta_rule_chunk);
+  }
 }
 
 TEST(DeltaRuleRun, ARunLongerThanAChunkGoesOnFromWhereTheLastChunkLeftTheState) {

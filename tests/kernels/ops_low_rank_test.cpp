@@ -79,16 +79,11 @@ void expect_matches_scalar(AddLowRank add) {
   }
 }
 
-TEST(LowRank, Avx2PathMatchesScalar) {
-  if (!__builtin_cpu_supports("avx2") || !__builtin_cpu_supports("fma")) {
-    GTEST_SKIP() << "this CPU has no AVX2";
+TEST(LowRank, EveryPathMatchesScalar) {
+  for (const KernelTable* path : testing::vector_paths()) {
+    SCOPED_TRACE(isa_name(path->isa));
+    expect_matches_scalar(path->add_low_rank);
   }
-  expect_matches_scalar(avx2::add_low_rank);
-}
-
-TEST(LowRank, Avx512PathMatchesScalar) {
-  SKIP_WITHOUT_AVX512();
-  expect_matches_scalar(avx512::add_low_rank);
 }
 
 }  // namespace

@@ -31,17 +31,19 @@ TEST(RmsNorm, MatchesTheDefinition) {
   }
 }
 
-TEST(RmsNorm, Avx512MatchesScalar) {
-  SKIP_WITHOUT_AVX512();
-  for (int64_t n : kAwkwardLengths) {
-    std::vector<float> x = random_floats(3 * n, 4.0f, 5), w = random_floats(n, 1.5f, 6);
-    std::vector<float> expected(3 * n), actual(3 * n);
-    scalar::rms_norm(x.data(), w.data(), expected.data(), 3, n, 1e-6f);
-    avx512::rms_norm(x.data(), w.data(), actual.data(), 3, n, 1e-6f);
-    expect_close(actual, expected, 1e-6f);
-    // In place, as q and k norms run.
-    avx512::rms_norm(x.data(), w.data(), x.data(), 3, n, 1e-6f);
-    expect_close(x, expected, 1e-6f);
+TEST(RmsNorm, EveryPathMatchesScalar) {
+  for (const KernelTable* path : testing::vector_paths()) {
+    SCOPED_TRACE(isa_name(path->isa));
+    for (int64_t n : kAwkwardLengths) {
+      std::vector<float> x = random_floats(3 * n, 4.0f, 5), w = random_floats(n, 1.5f, 6);
+      std::vector<float> expected(3 * n), actual(3 * n);
+      scalar::rms_norm(x.data(), w.data(), expected.data(), 3, n, 1e-6f);
+      path->rms_norm(x.data(), w.data(), actual.data(), 3, n, 1e-6f);
+      expect_close(actual, expected, 1e-6f);
+      // In place, as q and k norms run.
+      path->rms_norm(x.data(), w.data(), x.data(), 3, n, 1e-6f);
+      expect_close(x, expected, 1e-6f);
+    }
   }
 }
 

@@ -27,13 +27,15 @@ TEST(Softmax, ScalarSumsToOneAndKeepsOrder) {
   EXPECT_NEAR(y[1], 0.75f, 1e-6);
 }
 
-TEST(Softmax, Avx512MatchesScalar) {
-  SKIP_WITHOUT_AVX512();
-  for (int64_t n : kAwkwardLengths) {
-    std::vector<float> expected = random_floats(n, 5.0f, 5), actual = expected;
-    scalar::softmax(expected.data(), n);
-    avx512::softmax(actual.data(), n);
-    expect_close(actual, expected, 1e-6f);
+TEST(Softmax, EveryPathMatchesScalar) {
+  for (const KernelTable* path : testing::vector_paths()) {
+    SCOPED_TRACE(isa_name(path->isa));
+    for (int64_t n : kAwkwardLengths) {
+      std::vector<float> expected = random_floats(n, 5.0f, 5), actual = expected;
+      scalar::softmax(expected.data(), n);
+      path->softmax(actual.data(), n);
+      expect_close(actual, expected, 1e-6f);
+    }
   }
 }
 

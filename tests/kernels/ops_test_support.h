@@ -8,6 +8,8 @@
 #include <random>
 #include <vector>
 
+#include "kernels/kernel_table.h"
+
 namespace ingot::kernels::testing {
 
 inline constexpr int64_t kAwkwardLengths[] = {1, 3, 7, 15, 16, 17, 31, 33, 64, 100, 257, 1000};
@@ -28,8 +30,19 @@ inline void expect_close(const std::vector<float>& actual, const std::vector<flo
   }
 }
 
-#define SKIP_WITHOUT_AVX512()                                                    \
-  if (!__builtin_cpu_supports("avx512f") || !__builtin_cpu_supports("avx512bw")) \
-  GTEST_SKIP() << "this CPU has no AVX-512"
+// The tables of the paths this CPU runs besides the scalar reference: each
+// test holds every one of them against the scalar table.
+inline std::vector<const KernelTable*> vector_paths() {
+  std::vector<const KernelTable*> paths;
+  for (Isa isa : kAllIsas) {
+    const KernelTable* table = kernel_table(isa);
+    if (isa != Isa::kScalar && table != nullptr) paths.push_back(table);
+  }
+  return paths;
+}
+
+inline const KernelTable& scalar_path() {
+  return *kernel_table(Isa::kScalar);
+}
 
 }  // namespace ingot::kernels::testing

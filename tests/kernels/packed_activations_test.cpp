@@ -26,7 +26,7 @@ TEST(PackedActivations, PiecesMatchWholeRows) {
       {ElementType::kQ4_0, 4864}, {ElementType::kQ4_0, 96},  {ElementType::kQ8_0, 1056},
       {ElementType::kQ4_K, 1280}, {ElementType::kQ4_1, 544}, {ElementType::kF16, 1000},
       {ElementType::kF32, 513},   {ElementType::kQ6_K, 256}};
-  for (Isa isa : {Isa::kScalar, Isa::kAvx2, Isa::kAvx512}) {
+  for (Isa isa : kAllIsas) {
     if (!isa_available(isa)) continue;
     set_isa_override(isa);
     for (const auto& [type, cols] : cases) {

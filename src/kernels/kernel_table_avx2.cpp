@@ -1,0 +1,19 @@
+// The AVX2 path (AVX2 + FMA + F16C): the kernels it has of its own.
+#include "kernels/kernel_table.h"
+#include "kernels/matmul_kernels_avx2.h"
+#include "kernels/ops_low_rank.h"
+
+namespace ingot::kernels {
+
+void add_avx2_kernels(KernelTable& t) {
+  for (uint32_t id = 0; id < KernelTable::kTypeSlots; ++id) {
+    const std::optional<ElementType> type = element_type_from_id(id);
+    if (!type) continue;
+    if (TileKernel k = avx2_tile_kernel(*type)) t.tiles[id] = k;
+    if (PackRowFn p = avx2_pack_row(*type)) t.packers[id] = p;
+  }
+  t.attention_accumulate = avx2::attention_accumulate;
+  t.add_low_rank = avx2::add_low_rank;
+}
+
+}  // namespace ingot::kernels

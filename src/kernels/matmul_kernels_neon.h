@@ -1,0 +1,24 @@
+#pragma once
+// The AArch64 path's matmul kernels, one file per family;
+// kernel_table_neon.cpp maps element types to them.
+
+#include "kernels/dispatch.h"
+
+namespace ingot::kernels {
+
+// The 32-element block types' kernels (Q4_0, Q4_1, Q5_0, Q5_1, Q8_0,
+// IQ4_NL, MXFP4), or nullptr for another type: with widening multiplies,
+// with SDOT (only where the processor has DotProd) and with SMMLA (only
+// where it also has I8MM).
+TileKernel q8_0_family_tile_neon(ElementType weight_type);
+TileKernel q8_0_family_tile_dotprod(ElementType weight_type);
+TileKernel q8_0_family_tile_i8mm(ElementType weight_type);
+
+void f16_tile_neon(const WeightMatrix& w, const PackedActivations& x, TileRange range, float* y,
+                   int64_t y_stride);
+void bf16_tile_neon(const WeightMatrix& w, const PackedActivations& x, TileRange range, float* y,
+                    int64_t y_stride);
+void f32_tile_neon(const WeightMatrix& w, const PackedActivations& x, TileRange range, float* y,
+                   int64_t y_stride);
+
+}  // namespace ingot::kernels

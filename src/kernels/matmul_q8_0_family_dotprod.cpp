@@ -1,0 +1,17 @@
+// The 32-element block types with the DotProd extension (SDOT).
+#include "kernels/matmul_kernels_neon.h"
+#include "kernels/matmul_q8_0_family_neon_shape.h"
+
+namespace ingot::kernels {
+namespace {
+
+template <class Q>
+using SdotKernel = Q8FamilyNeon<Q, SdotDot>;
+
+}  // namespace
+
+TileKernel q8_0_family_tile_dotprod(ElementType weight_type) {
+  return Q8FamilyTiles<SdotKernel>::for_type(weight_type);
+}
+
+}  // namespace ingot::kernels
