@@ -17,7 +17,7 @@ endfunction()
 # SIMD code lives in files named by the instruction set it needs, so that
 # only they are compiled for it; the rest of the binary stays baseline for
 # its architecture and picks a path at run time (kernels/cpu_features).
-# x86-64: *_avx2.cpp, *_avx512.cpp. AArch64: *_neon.cpp (baseline Armv8-A),
+# x86-64: *_avx2.cpp, *_avxvnni.cpp, *_avx512.cpp. AArch64: *_neon.cpp (baseline Armv8-A),
 # *_dotprod.cpp (SDOT), *_i8mm.cpp (SMMLA).
 if(CMAKE_SYSTEM_PROCESSOR MATCHES "^(x86_64|AMD64|amd64)$")
   set(INGOT_SIMD_ARCH x86_64)
@@ -26,9 +26,9 @@ elseif(CMAKE_SYSTEM_PROCESSOR MATCHES "^(aarch64|arm64|ARM64)$")
 else()
   set(INGOT_SIMD_ARCH none)
 endif()
-set(INGOT_X86_SIMD_FILES "_(avx2|avx512)\\.cpp$")
+set(INGOT_X86_SIMD_FILES "_(avx2|avxvnni|avx512)\\.cpp$")
 set(INGOT_ARM_SIMD_FILES "_(neon|dotprod|i8mm)\\.cpp$")
-set(INGOT_SIMD_FILES "_(avx2|avx512|neon|dotprod|i8mm)\\.cpp$")
+set(INGOT_SIMD_FILES "_(avx2|avxvnni|avx512|neon|dotprod|i8mm)\\.cpp$")
 
 # The SIMD files of other architectures leave the list: their flags and
 # intrinsics exist only for their own target.
@@ -51,6 +51,9 @@ function(ingot_simd_flags sources)
     if(source MATCHES "_avx2\\.cpp$")
       set_source_files_properties(${source} PROPERTIES COMPILE_OPTIONS
         "-mavx2;-mfma;-mf16c;-mbmi2")
+    elseif(source MATCHES "_avxvnni\\.cpp$")
+      set_source_files_properties(${source} PROPERTIES COMPILE_OPTIONS
+        "-mavx2;-mfma;-mf16c;-mbmi2;-mavxvnni")
     elseif(source MATCHES "_avx512\\.cpp$")
       set_source_files_properties(${source} PROPERTIES COMPILE_OPTIONS
         "-mavx512f;-mavx512bw;-mavx512vl;-mavx512dq;-mavx512vnni;-mavx512bf16;-mavxvnni;-mfma;-mf16c;-mbmi2")

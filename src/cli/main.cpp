@@ -23,10 +23,11 @@ int main(int argc, char** argv) {
                      "for the other commands)");
 
   std::string isa;
-  CLI::Option* isa_option = app.add_option("--isa", isa,
-                                           "Kernels to run: scalar, avx2, avx512 or neon, at most "
-                                           "what the CPU has (default: the best it "
-                                           "has; also INGOT_ISA)");
+  CLI::Option* isa_option =
+      app.add_option("--isa", isa,
+                     "Kernels to run: scalar, avx2, avxvnni, avx512 or neon, at most "
+                     "what the CPU has (default: the best it "
+                     "has; also INGOT_ISA)");
 
   int exit_code = 0;
   for (ingot::cli::CommandRegistrar registrar : {

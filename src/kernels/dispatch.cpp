@@ -12,6 +12,8 @@ std::string_view isa_name(Isa isa) {
       return "scalar";
     case Isa::kAvx2:
       return "avx2";
+    case Isa::kAvxVnni:
+      return "avxvnni";
     case Isa::kAvx512:
       return "avx512";
     case Isa::kNeon:
@@ -27,6 +29,8 @@ bool isa_available(Isa isa) {
       return true;
     case Isa::kAvx2:
       return f.avx2 && f.fma && f.f16c;
+    case Isa::kAvxVnni:
+      return isa_available(Isa::kAvx2) && f.avx_vnni;
     case Isa::kAvx512:
       return isa_available(Isa::kAvx2) && f.avx512f && f.avx512bw && f.avx512vl && f.avx512dq &&
              f.avx512_vnni;

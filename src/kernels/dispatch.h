@@ -16,14 +16,16 @@ namespace ingot::kernels {
 
 enum class Isa {
   kScalar,
-  kAvx2,    // AVX2 + FMA + F16C
-  kAvx512,  // AVX-512 F/BW/VL/DQ + VNNI
-  kNeon,    // AArch64 Advanced SIMD; its dot-product (sdot) and matrix (smmla)
-            // kernels are taken where the processor has them
+  kAvx2,     // AVX2 + FMA + F16C
+  kAvxVnni,  // the same with AVX-VNNI (vpdpbusd on 256 bits)
+  kAvx512,   // AVX-512 F/BW/VL/DQ + VNNI
+  kNeon,     // AArch64 Advanced SIMD; its dot-product (sdot) and matrix (smmla)
+             // kernels are taken where the processor has them
 };
 
 // Every path, in the order they are listed to users.
-inline constexpr Isa kAllIsas[] = {Isa::kScalar, Isa::kAvx2, Isa::kAvx512, Isa::kNeon};
+inline constexpr Isa kAllIsas[] = {Isa::kScalar, Isa::kAvx2, Isa::kAvxVnni, Isa::kAvx512,
+                                   Isa::kNeon};
 
 std::string_view isa_name(Isa isa);
 
@@ -36,7 +38,8 @@ Isa active_isa();
 // Forces a path (tests and benchmarks compare paths on one machine);
 // nullopt returns to the best available. Must not race with a matmul.
 void set_isa_override(std::optional<Isa> isa);
-// Forces the path named `name` (scalar, avx2, avx512, neon: INGOT_ISA, --isa)
+// Forces the path named `name` (scalar, avx2, avxvnni, avx512, neon: INGOT_ISA,
+// --isa)
 // when this CPU can run it; else an error saying which it can.
 Status select_isa(std::string_view name);
 

@@ -20,6 +20,10 @@ KernelTable build_table(Isa isa) {
       add_avx2_kernels(t);
       add_avx512_kernels(t);
       break;
+    case Isa::kAvxVnni:
+      add_avx2_kernels(t);
+      add_avxvnni_kernels(t);
+      break;
     case Isa::kAvx2:
       add_avx2_kernels(t);
       break;
@@ -58,7 +62,7 @@ std::atomic<const KernelTable*> forced{nullptr};
 }  // namespace
 
 bool KernelTable::interleaves(ElementType weight_type) const {
-  return interleave_row != nullptr && can_interleave(weight_type);
+  return interleave_row != nullptr && interleaved_tiles[slot(weight_type)];
 }
 
 InterleaveRowFn KernelTable::interleave_row_for(ElementType packed_type) const {

@@ -44,6 +44,9 @@ struct KernelTable {
   std::array<PackRowFn, kTypeSlots> packers{};
   std::array<WidenKeysFn, kTypeSlots> key_wideners{};
   std::array<WidenValuesFn, kTypeSlots> value_wideners{};
+  // Whether the type's tile kernel also multiplies interleaved weights
+  // (kernels/interleave.h), which a model then copies into that layout.
+  std::array<bool, kTypeSlots> interleaved_tiles{};
   // Activations laid out for the kernels over interleaved weights (Q8_0 and
   // Q8_K operands); a path without it does not interleave weights either.
   InterleaveRowFn interleave_row = nullptr;
@@ -88,6 +91,7 @@ const KernelTable* kernel_table(Isa isa);
 // What each path adds over the simpler ones; one per kernel_table_<isa>.cpp.
 void add_scalar_kernels(KernelTable& table);
 void add_avx2_kernels(KernelTable& table);
+void add_avxvnni_kernels(KernelTable& table);
 void add_avx512_kernels(KernelTable& table);
 void add_neon_kernels(KernelTable& table);
 

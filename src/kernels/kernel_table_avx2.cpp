@@ -1,4 +1,5 @@
 // The AVX2 path (AVX2 + FMA + F16C): the kernels it has of its own.
+#include "kernels/interleave.h"
 #include "kernels/kernel_table.h"
 #include "kernels/matmul_kernels_avx2.h"
 #include "kernels/ops_low_rank.h"
@@ -11,7 +12,12 @@ void add_avx2_kernels(KernelTable& t) {
     if (!type) continue;
     if (TileKernel k = avx2_tile_kernel(*type)) t.tiles[id] = k;
     if (PackRowFn p = avx2_pack_row(*type)) t.packers[id] = p;
+    if (TileKernel k = avx2_interleaved_tile_kernel(*type)) {
+      t.tiles[id] = k;
+      t.interleaved_tiles[id] = true;
+    }
   }
+  t.interleave_row = interleave_activation_row;
   t.attention_accumulate = avx2::attention_accumulate;
   t.add_low_rank = avx2::add_low_rank;
 }

@@ -1,5 +1,6 @@
 // The AVX-512 path (F/BW/VL/DQ + VNNI): the kernels it has of its own,
 // among them those over interleaved weights.
+#include "kernels/interleave.h"
 #include "kernels/kernel_table.h"
 #include "kernels/matmul_kernels_avx512.h"
 #include "kernels/ops_activation.h"
@@ -18,6 +19,7 @@ void add_avx512_kernels(KernelTable& t) {
     if (PackRowFn p = avx512_pack_row(*type)) t.packers[id] = p;
     if (WidenKeysFn w = avx512::widen_keys_fn(*type)) t.key_wideners[id] = w;
     if (WidenValuesFn w = avx512::widen_values_fn(*type)) t.value_wideners[id] = w;
+    t.interleaved_tiles[id] = can_interleave(*type);
   }
   t.interleave_row = interleave_activation_row_avx512;
   t.rms_norm = avx512::rms_norm;

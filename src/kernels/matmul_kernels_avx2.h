@@ -42,6 +42,11 @@ void f32_tile_avx2(const WeightMatrix& w, const PackedActivations& x, TileRange 
 // Which kernel serves which type (matmul_avx2.cpp); nullptr: none.
 TileKernel avx2_tile_kernel(ElementType weight_type);
 PackRowFn avx2_pack_row(ElementType packed_type);
+// The kernels over interleaved weights (falling back to the ones above for
+// the original blocks), or nullptr where there is none: without VNNI
+// (matmul_interleaved_avx2.cpp) and with AVX-VNNI (..._avxvnni.cpp).
+TileKernel avx2_interleaved_tile_kernel(ElementType weight_type);
+TileKernel avxvnni_interleaved_tile_kernel(ElementType weight_type);
 
 void pack_q8_0_avx2(const float* x, void* dst, int64_t n);
 void pack_q8_1_avx2(const float* x, void* dst, int64_t n);

@@ -58,7 +58,7 @@ TEST(Dispatch, EveryTableIsComplete) {
 // missing entry would silently fall back and still pass the accuracy tests).
 TEST(Dispatch, X86SimdPathsCoverEveryWeightType) {
   const KernelTable& scalar = *kernel_table(Isa::kScalar);
-  for (Isa isa : {Isa::kAvx2, Isa::kAvx512}) {
+  for (Isa isa : {Isa::kAvx2, Isa::kAvxVnni, Isa::kAvx512}) {
     const KernelTable* path = kernel_table(isa);
     if (path == nullptr) continue;
     for (ElementType type : testing::matmul_types()) {

@@ -1,0 +1,93 @@
+#pragma once
+// The 256-bit vector operations of the interleaved kernels
+// (matmul_interleaved_shape.h): a vector holds half a group's lanes, so a
+// group takes two passes. Dot adds four byte products into each lane: one
+// vpdpbusd with AVX-VNNI (matmul_interleaved_avxvnni.cpp), vpmaddubsw then
+// vpmaddwd without (matmul_interleaved_avx2.cpp). AVX2 has 16 vector
+// registers, so its micro-tiles are smaller than AVX-512's.
+//
+// Include only from the files above.
+
+#include <immintrin.h>
+
+#include <cstdint>
+
+#include "kernels/horizontal_sum_avx2.h"
+
+namespace ingot::kernels {
+namespace {
+
+template <class Dot>
+struct Avx2Lanes {
+  using I = __m256i;
+  using F = __m256;
+  static constexpr int kLanes = 8;
+  static constexpr int kHalves = 2;
+  static constexpr int kRows = 2;
+  static constexpr int kTokens = 3;
+  static constexpr int kDecodeRows = 4;
+  static constexpr int kSmallBatchRows = 3;  // divides matmul's claims of 6 rows
+  static constexpr int kSplitDotsUpTo = 0;
+
+  static I load(const uint8_t* p) { return _mm256_loadu_si256(reinterpret_cast<const I*>(p)); }
+  static I zero() { return _mm256_setzero_si256(); }
+  static I bytes(char b) { return _mm256_set1_epi8(b); }
+  static I add(I a, I b) { return _mm256_add_epi32(a, b); }
+  static I sub(I a, I b) { return _mm256_sub_epi32(a, b); }
+  template <int kBits>
+  static I shift_left(I v) {
+    return _mm256_slli_epi32(v, kBits);
+  }
+  template <int kBits>
+  static I shift_words_right(I v) {
+    return _mm256_srli_epi16(v, kBits);
+  }
+  static I dot(I acc, I u, I s) { return Dot::dot(acc, u, s); }
+  static I low_nibbles(I q) { return _mm256_and_si256(q, bytes(0x0f)); }
+  static I high_nibbles(I q) { return _mm256_and_si256(_mm256_srli_epi16(q, 4), bytes(0x0f)); }
+  static I six_bits(I v) { return _mm256_and_si256(v, bytes(0x3f)); }
+  // Bits where mask is set from if_set, the rest from if_clear.
+  static I select_bits(I mask, I if_set, I if_clear) {
+    return _mm256_or_si256(_mm256_and_si256(mask, if_set), _mm256_andnot_si256(mask, if_clear));
+  }
+  // One table of 16 bytes in each 128-bit lane.
+  static I table(const int8_t (&values)[16]) {
+    return _mm256_broadcastsi128_si256(_mm_loadu_si128(reinterpret_cast<const __m128i*>(values)));
+  }
+  static I lookup(I table, I nibbles) { return _mm256_shuffle_epi8(table, nibbles); }
+
+  static F zero_floats() { return _mm256_setzero_ps(); }
+  static F to_float(I v) { return _mm256_cvtepi32_ps(v); }
+  static F mul(F a, F b) { return _mm256_mul_ps(a, b); }
+  static F fmadd(F a, F b, F c) { return _mm256_fmadd_ps(a, b, c); }
+  static F load_floats(const uint8_t* p) {
+    return _mm256_loadu_ps(reinterpret_cast<const float*>(p));
+  }
+  static F f16s(const uint8_t* p) {
+    return _mm256_cvtph_ps(_mm_loadu_si128(reinterpret_cast<const __m128i*>(p)));
+  }
+  static F u8s(const uint8_t* p) {
+    return _mm256_cvtepi32_ps(
+        _mm256_cvtepu8_epi32(_mm_loadl_epi64(reinterpret_cast<const __m128i*>(p))));
+  }
+  static F i8s(const uint8_t* p) {
+    return _mm256_cvtepi32_ps(
+        _mm256_cvtepi8_epi32(_mm_loadl_epi64(reinterpret_cast<const __m128i*>(p))));
+  }
+  // Half h's lanes are all sub-blocks of super-block h: its F16 at word h.
+  static F superblock_f16s(const uint8_t* words, int h) {
+    uint16_t word;
+    __builtin_memcpy(&word, words + 2 * h, 2);
+    return _mm256_cvtph_ps(_mm_set1_epi16(static_cast<short>(word)));
+  }
+  template <int R, int T>
+  static void store_tile_sums(const F (&acc)[R][T], float* y, int64_t y_stride, int64_t r0,
+                              int64_t t0) {
+    for (int t = 0; t < T; ++t) {
+      for (int r = 0; r < R; ++r) y[(t0 + t) * y_stride + r0 + r] = horizontal_sum(acc[r][t]);
+    }
+  }
+};
+
+}  // namespace
+}  // namespace ingot::kernels
