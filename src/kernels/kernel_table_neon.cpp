@@ -4,18 +4,25 @@
 #include "kernels/kernel_table.h"
 #include "kernels/matmul_kernels_neon.h"
 #include "kernels/ops_activation.h"
+#include "kernels/ops_low_rank.h"
 #include "kernels/ops_norm.h"
 #include "kernels/ops_softmax.h"
 
 namespace ingot::kernels {
 
 void add_neon_kernels(KernelTable& t) {
-  const bool dotprod = cpu_features().dotprod;
+  const CpuFeatures& cpu = cpu_features();
+  const auto q8_family = cpu.i8mm      ? q8_0_family_tile_i8mm
+                         : cpu.dotprod ? q8_0_family_tile_dotprod
+                                       : q8_0_family_tile_neon;
+  const auto k_quants = cpu.dotprod ? k_quants_tile_dotprod : k_quants_tile_neon;
   for (uint32_t id = 0; id < KernelTable::kTypeSlots; ++id) {
     const std::optional<ElementType> type = element_type_from_id(id);
     if (!type) continue;
-    TileKernel q8_family = dotprod ? q8_0_family_tile_dotprod(*type) : q8_0_family_tile_neon(*type);
-    if (q8_family != nullptr) t.tiles[id] = q8_family;
+    if (TileKernel k = q8_family(*type)) t.tiles[id] = k;
+    if (TileKernel k = k_quants(*type)) t.tiles[id] = k;
+    if (WidenKeysFn w = neon::widen_keys_fn(*type)) t.key_wideners[id] = w;
+    if (WidenValuesFn w = neon::widen_values_fn(*type)) t.value_wideners[id] = w;
   }
   t.tiles[KernelTable::slot(ElementType::kF16)] = f16_tile_neon;
   t.tiles[KernelTable::slot(ElementType::kBF16)] = bf16_tile_neon;
@@ -26,6 +33,8 @@ void add_neon_kernels(KernelTable& t) {
   t.swiglu = neon::swiglu;
   t.softmax = neon::softmax;
   t.attention_accumulate = neon::attention_accumulate;
+  t.add_low_rank = neon::add_low_rank;
+  t.delta_rule_step = neon::delta_rule_step;
 }
 
 }  // namespace ingot::kernels

@@ -63,4 +63,9 @@ WidenKeysFn widen_keys_fn(ElementType type);  // nullptr: not provided
 WidenValuesFn widen_values_fn(ElementType type);
 }  // namespace avx512
 
+namespace neon {
+WidenKeysFn widen_keys_fn(ElementType type);  // nullptr: not provided
+WidenValuesFn widen_values_fn(ElementType type);
+}  // namespace neon
+
 }  // namespace ingot::kernels

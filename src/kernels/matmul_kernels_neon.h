@@ -14,6 +14,11 @@ TileKernel q8_0_family_tile_neon(ElementType weight_type);
 TileKernel q8_0_family_tile_dotprod(ElementType weight_type);
 TileKernel q8_0_family_tile_i8mm(ElementType weight_type);
 
+// The super-block types' kernels (Q2_K, Q3_K, Q4_K, Q5_K, Q6_K, IQ4_XS),
+// or nullptr for another type: with widening multiplies, and with SDOT.
+TileKernel k_quants_tile_neon(ElementType weight_type);
+TileKernel k_quants_tile_dotprod(ElementType weight_type);
+
 void f16_tile_neon(const WeightMatrix& w, const PackedActivations& x, TileRange range, float* y,
                    int64_t y_stride);
 void bf16_tile_neon(const WeightMatrix& w, const PackedActivations& x, TileRange range, float* y,

@@ -1,4 +1,6 @@
-// The 32-element block types with the DotProd extension (SDOT).
+// The 32-element block types and the super-block types with the DotProd
+// extension (SDOT).
+#include "kernels/matmul_k_quants_neon_shape.h"
 #include "kernels/matmul_kernels_neon.h"
 #include "kernels/matmul_q8_0_family_neon_shape.h"
 
@@ -12,6 +14,10 @@ using SdotKernel = Q8FamilyNeon<Q, SdotDot>;
 
 TileKernel q8_0_family_tile_dotprod(ElementType weight_type) {
   return Q8FamilyTiles<SdotKernel>::for_type(weight_type);
+}
+
+TileKernel k_quants_tile_dotprod(ElementType weight_type) {
+  return k_quants_tile<SdotDot>(weight_type);
 }
 
 }  // namespace ingot::kernels

@@ -1,6 +1,7 @@
-// The 32-element block types on baseline NEON: each product of two bytes
-// widens to 16 bits (SMULL, where it always fits) and pairs of them add
-// into 32-bit lanes (SADALP).
+// The 32-element block types and the super-block types on baseline NEON:
+// each product of two bytes widens to 16 bits (SMULL, where it always
+// fits) and pairs of them add into 32-bit lanes (SADALP).
+#include "kernels/matmul_k_quants_neon_shape.h"
 #include "kernels/matmul_kernels_neon.h"
 #include "kernels/matmul_q8_0_family_neon_shape.h"
 
@@ -8,6 +9,10 @@ namespace ingot::kernels {
 namespace {
 
 struct WideningDot {
+  static int32x4_t dot16(int32x4_t acc, int8x16_t w, int8x16_t x) {
+    acc = vpadalq_s16(acc, vmull_s8(vget_low_s8(w), vget_low_s8(x)));
+    return vpadalq_s16(acc, vmull_high_s8(w, x));
+  }
   static int32x4_t dot(int32x4_t acc, Quants32 w, Quants32 x) {
     acc = vpadalq_s16(acc, vmull_s8(vget_low_s8(w.lo), vget_low_s8(x.lo)));
     acc = vpadalq_s16(acc, vmull_high_s8(w.lo, x.lo));
@@ -23,6 +28,10 @@ using WideningKernel = Q8FamilyNeon<Q, WideningDot>;
 
 TileKernel q8_0_family_tile_neon(ElementType weight_type) {
   return Q8FamilyTiles<WideningKernel>::for_type(weight_type);
+}
+
+TileKernel k_quants_tile_neon(ElementType weight_type) {
+  return k_quants_tile<WideningDot>(weight_type);
 }
 
 }  // namespace ingot::kernels

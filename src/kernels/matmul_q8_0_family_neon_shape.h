@@ -187,6 +187,7 @@ struct Q8FamilyNeon {
 #if defined(__ARM_FEATURE_DOTPROD)
 // SDOT adds each group of four byte products into a 32-bit lane.
 struct SdotDot {
+  static int32x4_t dot16(int32x4_t acc, int8x16_t w, int8x16_t x) { return vdotq_s32(acc, w, x); }
   static int32x4_t dot(int32x4_t acc, Quants32 w, Quants32 x) {
     return vdotq_s32(vdotq_s32(acc, w.lo, x.lo), w.hi, x.hi);
   }

@@ -72,4 +72,9 @@ void delta_rule_step(float* state, const float* q, const float* k, const float* 
 void delta_rule_chunk(float* state, const DeltaRuleRun& run, int64_t n);
 }  // namespace avx512
 
+namespace neon {
+void delta_rule_step(float* state, const float* q, const float* k, const float* v, float log_decay,
+                     float beta, int64_t n, float* out);
+}  // namespace neon
+
 }  // namespace ingot::kernels

@@ -1,7 +1,8 @@
 #pragma once
 // add_low_rank's loop, written once for any vector width: V gives the
 // register type, its lane count, and F16 loads, broadcasts and FMA.
-// Include only from the *_avx2.cpp and *_avx512.cpp files that define V.
+// Include only from the SIMD files (*_avx2.cpp, *_avx512.cpp, *_neon.cpp) that
+// define V.
 
 #include <cstdint>
 
