@@ -17,21 +17,42 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
+#include <cstdlib>
 #include <fstream>
 #include <nlohmann/json.hpp>
 #include <string>
 #include <vector>
 
+#include "kernels/dispatch.h"
 #include "model/model.h"
 #include "support/shared_data.h"
 
 namespace ingot::model::golden {
 
+// INGOT_ISA holds the parity tests to one kernel path, as it holds the
+// ingot command, so that each path can be held to llama.cpp's logits on a
+// machine that would take another.
+inline const bool kIsaFromEnvironment = [] {
+  const char* isa = std::getenv("INGOT_ISA");
+  if (isa == nullptr || *isa == '\0') return false;
+  const Status chosen = kernels::select_isa(isa);
+  if (!chosen.ok()) {
+    std::fprintf(stderr, "INGOT_ISA: %s\n", chosen.error().describe().c_str());
+    std::exit(2);
+  }
+  return true;
+}();
+
 constexpr double kFloatTolerance = 0.01;  // of the logit range
 constexpr double kQuantizedTolerance = 0.0125;
+// The synthetic Gemma 4 in Q4_K_M amplifies that noise further: the scalar
+// reference's own rounding lands past 1.25% on it, and every path's with
+// it, so it gets the bound the scalar path needs.
+constexpr double kNoisyQuantizedTolerance = 0.015;
 
 inline double tolerance_for(const std::string& model) {
-  return model.ends_with("f16") || model == "stories260K" ? kFloatTolerance : kQuantizedTolerance;
+  if (model.ends_with("f16") || model == "stories260K") return kFloatTolerance;
+  return model == "tiny-gemma4-q4_k_m" ? kNoisyQuantizedTolerance : kQuantizedTolerance;
 }
 
 // Sanitized builds run ~10x slower: they check the first steps of each
