@@ -5,8 +5,6 @@
 // Q6_K's 0..63); Q8_0, IQ4_NL and IQ4_XS, offset by 128, keep the
 // block-at-a-time kernels. vpmaddwd by ones then adds the pairs into lanes.
 #include "kernels/matmul_interleaved_avx2_lanes.h"
-#include "kernels/matmul_interleaved_shape.h"
-#include "kernels/matmul_kernels_avx2.h"
 
 namespace ingot::kernels {
 namespace {
@@ -20,29 +18,18 @@ struct MaddubsDot {
 
 using Lanes = Avx2Lanes<MaddubsDot>;
 
-// Interleaved weights through the kernel above, the original blocks
-// through the block-at-a-time one.
-template <class G, ElementType kType>
-void interleaved_or_blocks(const WeightMatrix& w, const PackedActivations& x, TileRange range,
-                           float* y, int64_t y_stride) {
-  if (w.interleaved != nullptr && x.interleaved_row(0) != nullptr) {
-    return run_tile<Interleaved<Lanes, G>>(w, x, range, y, y_stride);
-  }
-  avx2_tile_kernel(kType)(w, x, range, y, y_stride);
-}
-
 }  // namespace
 
 TileKernel avx2_interleaved_tile_kernel(ElementType type) {
   switch (type) {
     case ElementType::kQ4_0:
-      return interleaved_or_blocks<Q4_0Groups<Lanes>, ElementType::kQ4_0>;
+      return interleaved_or_blocks<Lanes, Q4_0Groups, ElementType::kQ4_0>;
     case ElementType::kMXFP4:
-      return interleaved_or_blocks<MXFP4Groups<Lanes>, ElementType::kMXFP4>;
+      return interleaved_or_blocks<Lanes, MXFP4Groups, ElementType::kMXFP4>;
     case ElementType::kQ4_K:
-      return interleaved_or_blocks<Q4KGroups<Lanes>, ElementType::kQ4_K>;
+      return interleaved_or_blocks<Lanes, Q4KGroups, ElementType::kQ4_K>;
     case ElementType::kQ6_K:
-      return interleaved_or_blocks<Q6KGroups<Lanes>, ElementType::kQ6_K>;
+      return interleaved_or_blocks<Lanes, Q6KGroups, ElementType::kQ6_K>;
     default:
       return nullptr;
   }

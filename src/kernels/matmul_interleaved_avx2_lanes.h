@@ -13,6 +13,8 @@
 #include <cstdint>
 
 #include "kernels/horizontal_sum_avx2.h"
+#include "kernels/matmul_interleaved_shape.h"
+#include "kernels/matmul_kernels_avx2.h"
 
 namespace ingot::kernels {
 namespace {
@@ -88,6 +90,17 @@ struct Avx2Lanes {
     }
   }
 };
+
+// Interleaved weights through the kernel over Lanes, the original blocks
+// through the block-at-a-time one.
+template <class Lanes, template <class> class Groups, ElementType kType>
+void interleaved_or_blocks(const WeightMatrix& w, const PackedActivations& x, TileRange range,
+                           float* y, int64_t y_stride) {
+  if (w.interleaved != nullptr && x.interleaved_row(0) != nullptr) {
+    return run_tile<Interleaved<Lanes, Groups<Lanes>>>(w, x, range, y, y_stride);
+  }
+  avx2_tile_kernel(kType)(w, x, range, y, y_stride);
+}
 
 }  // namespace
 }  // namespace ingot::kernels

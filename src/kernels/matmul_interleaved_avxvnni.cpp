@@ -2,8 +2,6 @@
 // AVX-VNNI: one vpdpbusd on 256 bits per dot step, for every interleaved
 // type (its sums do not saturate).
 #include "kernels/matmul_interleaved_avx2_lanes.h"
-#include "kernels/matmul_interleaved_shape.h"
-#include "kernels/matmul_kernels_avx2.h"
 
 namespace ingot::kernels {
 namespace {
@@ -16,35 +14,24 @@ struct VnniDot {
 
 using Lanes = Avx2Lanes<VnniDot>;
 
-// Interleaved weights through the kernel above, the original blocks
-// through the block-at-a-time one.
-template <class G, ElementType kType>
-void interleaved_or_blocks(const WeightMatrix& w, const PackedActivations& x, TileRange range,
-                           float* y, int64_t y_stride) {
-  if (w.interleaved != nullptr && x.interleaved_row(0) != nullptr) {
-    return run_tile<Interleaved<Lanes, G>>(w, x, range, y, y_stride);
-  }
-  avx2_tile_kernel(kType)(w, x, range, y, y_stride);
-}
-
 }  // namespace
 
 TileKernel avxvnni_interleaved_tile_kernel(ElementType type) {
   switch (type) {
     case ElementType::kQ4_0:
-      return interleaved_or_blocks<Q4_0Groups<Lanes>, ElementType::kQ4_0>;
+      return interleaved_or_blocks<Lanes, Q4_0Groups, ElementType::kQ4_0>;
     case ElementType::kIQ4_NL:
-      return interleaved_or_blocks<IQ4_NLGroups<Lanes>, ElementType::kIQ4_NL>;
+      return interleaved_or_blocks<Lanes, IQ4_NLGroups, ElementType::kIQ4_NL>;
     case ElementType::kMXFP4:
-      return interleaved_or_blocks<MXFP4Groups<Lanes>, ElementType::kMXFP4>;
+      return interleaved_or_blocks<Lanes, MXFP4Groups, ElementType::kMXFP4>;
     case ElementType::kIQ4_XS:
-      return interleaved_or_blocks<IQ4XSGroups<Lanes>, ElementType::kIQ4_XS>;
+      return interleaved_or_blocks<Lanes, IQ4XSGroups, ElementType::kIQ4_XS>;
     case ElementType::kQ8_0:
-      return interleaved_or_blocks<Q8_0Groups<Lanes>, ElementType::kQ8_0>;
+      return interleaved_or_blocks<Lanes, Q8_0Groups, ElementType::kQ8_0>;
     case ElementType::kQ4_K:
-      return interleaved_or_blocks<Q4KGroups<Lanes>, ElementType::kQ4_K>;
+      return interleaved_or_blocks<Lanes, Q4KGroups, ElementType::kQ4_K>;
     case ElementType::kQ6_K:
-      return interleaved_or_blocks<Q6KGroups<Lanes>, ElementType::kQ6_K>;
+      return interleaved_or_blocks<Lanes, Q6KGroups, ElementType::kQ6_K>;
     default:
       return nullptr;
   }
