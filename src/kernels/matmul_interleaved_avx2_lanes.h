@@ -2,8 +2,9 @@
 // The 256-bit vector operations of the interleaved kernels
 // (matmul_interleaved_shape.h): a vector holds half a group's lanes, so a
 // group takes two passes. Dot adds four byte products into each lane: one
-// vpdpbusd with AVX-VNNI (matmul_interleaved_avxvnni.cpp), vpmaddubsw then
-// vpmaddwd without (matmul_interleaved_avx2.cpp). AVX2 has 16 vector
+// vpdpbusd with AVX-VNNI (matmul_interleaved_avxvnni.cpp); without
+// (matmul_interleaved_avx2.cpp), vpmaddubsw's 16-bit pair sums of several
+// steps added up, then one vpmaddwd. AVX2 has 16 vector
 // registers, so its micro-tiles are smaller than AVX-512's.
 //
 // Include only from the files above.
@@ -45,6 +46,17 @@ struct Avx2Lanes {
     return _mm256_srli_epi16(v, kBits);
   }
   static I dot(I acc, I u, I s) { return Dot::dot(acc, u, s); }
+  // Without VNNI: 16-bit pair sums (vpmaddubsw), added up (vpaddw) over
+  // several steps, then widened into the 32-bit lanes (vpmaddwd by ones).
+  static constexpr bool kPairSums = Dot::kPairSums;
+  static I pair_products(I u, I s) { return _mm256_maddubs_epi16(u, s); }
+  // The saturating add, which never saturates here (pair_sum_steps), is
+  // not associative: with the plain add GCC regrouped a run's sums and
+  // kept every product live at once, spilling them.
+  static I add_pairs(I a, I b) { return _mm256_adds_epi16(a, b); }
+  static I widen_pairs(I acc, I pairs) {
+    return _mm256_add_epi32(acc, _mm256_madd_epi16(pairs, _mm256_set1_epi16(1)));
+  }
   static I low_nibbles(I q) { return _mm256_and_si256(q, bytes(0x0f)); }
   static I high_nibbles(I q) { return _mm256_and_si256(_mm256_srli_epi16(q, 4), bytes(0x0f)); }
   static I six_bits(I v) { return _mm256_and_si256(v, bytes(0x3f)); }

@@ -39,6 +39,7 @@ struct Avx512Vnni {
     return _mm512_srli_epi16(v, kBits);
   }
   static I dot(I acc, I u, I s) { return _mm512_dpbusd_epi32(acc, u, s); }
+  static constexpr bool kPairSums = false;
   static I low_nibbles(I q) { return _mm512_and_si512(q, bytes(0x0f)); }
   static I high_nibbles(I q) { return _mm512_and_si512(_mm512_srli_epi16(q, 4), bytes(0x0f)); }
   static I six_bits(I v) { return _mm512_and_si512(v, bytes(0x3f)); }

@@ -7,6 +7,7 @@ namespace ingot::kernels {
 namespace {
 
 struct VnniDot {
+  static constexpr bool kPairSums = false;
   static __m256i dot(__m256i acc, __m256i u, __m256i s) {
     return _mm256_dpbusd_avx_epi32(acc, u, s);
   }

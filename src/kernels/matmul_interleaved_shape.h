@@ -8,7 +8,8 @@
 // block-at-a-time kernels spend three float operations per two blocks.
 //
 // V, the instruction set's vector operations, gives the integer dot (one
-// vpdpbusd with VNNI; vpmaddubsw then vpmaddwd without) and the width: a
+// vpdpbusd with VNNI; without, vpmaddubsw's 16-bit pair sums, several dot
+// steps of them added up before one vpmaddwd widens them) and the width: a
 // 512-bit vector holds a group's 16 lanes, a 256-bit one half of them, so
 // a group takes V::kHalves passes, each over its own bytes of every vector
 // and header (half h of a 64-byte vector is bytes 32h..32h+31).
@@ -53,17 +54,90 @@ struct TableNibbles {
   typename V::I operator()(typename V::I nibbles) const { return V::lookup(table, nibbles); }
 };
 
+// Dot steps of unsigned bytes up to kMaxValue (times activations of at most
+// 128 in magnitude) whose 16-bit pair sums V adds up before widening them
+// into the 32-bit lanes: a power of two, so that it divides a run of 8; 0
+// where V's dot adds into the lanes directly (VNNI).
+template <class V, int kMaxValue>
+constexpr int pair_sum_steps() {
+  if constexpr (!V::kPairSums) {
+    return 0;
+  } else {
+    constexpr int kPairMax = 2 * kMaxValue * 128;
+    static_assert(kPairMax <= 32767, "pair sums of these values saturate");
+    int steps = 1;
+    while (2 * steps * kPairMax <= 32767 && steps < 8) steps *= 2;
+    return steps;
+  }
+}
+
+// The integer dots of R x T (row, token) pairs over a run of dot steps:
+// add(r, t, u, s) takes one step. Where V sums pairs first (pair_sum_steps
+// > 0), a vpmaddwd and an add per kSteps steps replace one per step, and
+// pairs are widened into acc at the end of every kSteps; call widen(step)
+// after each step's pairs for all (r, t).
+template <class V, int kMaxValue, int R, int T>
+struct DotRun {
+  using I = typename V::I;
+  static constexpr int kSteps = pair_sum_steps<V, kMaxValue>();
+  I (&acc)[R][T];
+  I pairs[R][T];
+
+  explicit DotRun(I (&sums)[R][T]) : acc(sums) {
+    if constexpr (kSteps > 0) {
+      for (int r = 0; r < R; ++r) {
+        for (int t = 0; t < T; ++t) pairs[r][t] = V::zero();
+      }
+    }
+  }
+  [[gnu::always_inline]] void add(int r, int t, I u, I s) {
+    if constexpr (kSteps > 0) {
+      pairs[r][t] = V::add_pairs(pairs[r][t], V::pair_products(u, s));
+    } else {
+      acc[r][t] = V::dot(acc[r][t], u, s);
+    }
+  }
+  // After step `step` (0-based) of the run.
+  [[gnu::always_inline]] void widen(int step) {
+    if constexpr (kSteps > 0) {
+      if ((step + 1) % kSteps != 0) return;
+      for (int r = 0; r < R; ++r) {
+        for (int t = 0; t < T; ++t) {
+          acc[r][t] = V::widen_pairs(acc[r][t], pairs[r][t]);
+          pairs[r][t] = V::zero();
+        }
+      }
+    }
+  }
+};
+
 // Products of R rows of nibble quants (4 vectors from each w[r],
 // kernels/interleave.h), half h of each, each nibble turned into its
-// unsigned quant by `decode`, with T tokens' activations, added to acc.
-// Tiles of up to V::kSplitDotsUpTo outputs keep the high nibbles' sums
-// apart, two chains of dependent dot steps instead of one, where the
-// registers allow.
-template <class V, int R, int T, class Decode = PlainNibbles<V>>
+// unsigned quant (at most kMaxValue) by `decode`, with T tokens'
+// activations, added to acc. Tiles of up to V::kSplitDotsUpTo outputs keep
+// the high nibbles' sums apart, two chains of dependent dot steps instead
+// of one, where the registers allow.
+template <class V, int R, int T, int kMaxValue = 15, class Decode = PlainNibbles<V>>
 inline void nibble_dots(const uint8_t* const* w, const uint8_t* const* x, int h,
                         typename V::I (&acc)[R][T], Decode decode = {}) {
   using I = typename V::I;
   const size_t at = half_offset<V>(h, 4);
+  if constexpr (V::kPairSums) {
+    DotRun<V, kMaxValue, R, T> run(acc);
+    for (int k = 0; k < 4; ++k) {
+      for (int r = 0; r < R; ++r) {
+        const I q = V::load(w[r] + k * 64 + at);
+        const I lo = decode(V::low_nibbles(q));
+        const I hi = decode(V::high_nibbles(q));
+        for (int t = 0; t < T; ++t) {
+          run.add(r, t, lo, V::load(x[t] + kXQuants + k * 64 + at));
+          run.add(r, t, hi, V::load(x[t] + kXQuants + (k + 4) * 64 + at));
+        }
+      }
+      run.widen(2 * k + 1);
+    }
+    return;
+  }
   I acc_hi[R][T];
   for (int r = 0; r < R; ++r) {
     for (int t = 0; t < T; ++t) acc_hi[r][t] = V::zero();
@@ -97,6 +171,32 @@ inline typename V::I offset_seed(const uint8_t* x, int h) {
   return V::template shift_left<kOffsetShift>(V::load(x + 64 + half_offset<V>(h, 4)));
 }
 
+// dots = the offset seed of each lane plus what `add_dots` adds to its
+// sums. The seed goes in first where the dots add into the 32-bit lanes
+// (one register per output either way); pair sums (V::kPairSums) keep
+// their own registers until they widen, so there the seed comes last and
+// does not hold registers through the steps.
+template <class V, int kOffsetShift, int R, int T, class AddDots>
+[[gnu::always_inline]] inline void seeded_dots(const uint8_t* const* xs, int h,
+                                               typename V::I (&dots)[R][T], AddDots add_dots) {
+  if constexpr (V::kPairSums) {
+    for (int r = 0; r < R; ++r) {
+      for (int t = 0; t < T; ++t) dots[r][t] = V::zero();
+    }
+    add_dots(dots);
+    for (int t = 0; t < T; ++t) {
+      const typename V::I seed = offset_seed<V, kOffsetShift>(xs[t], h);
+      for (int r = 0; r < R; ++r) dots[r][t] = V::add(dots[r][t], seed);
+    }
+  } else {
+    for (int t = 0; t < T; ++t) {
+      const typename V::I seed = offset_seed<V, kOffsetShift>(xs[t], h);
+      for (int r = 0; r < R; ++r) dots[r][t] = seed;
+    }
+    add_dots(dots);
+  }
+}
+
 // The activations' scales (F32) of half h.
 template <class V>
 inline typename V::F x_scales(const uint8_t* x, int h) {
@@ -117,11 +217,8 @@ struct ScaledBlockGroups {
                                                 const uint8_t* const* xs, F (&acc)[R][T]) {
     for (int h = 0; h < V::kHalves; ++h) {
       I dots[R][T];
-      for (int t = 0; t < T; ++t) {
-        const I seed = offset_seed<V, Quants::kOffsetShift>(xs[t], h);
-        for (int r = 0; r < R; ++r) dots[r][t] = seed;
-      }
-      Quants::template dot<R, T>(quants, xs, h, dots);
+      seeded_dots<V, Quants::kOffsetShift, R, T>(
+          xs, h, dots, [&](I(&sums)[R][T]) { Quants::template dot<R, T>(quants, xs, h, sums); });
       for (int r = 0; r < R; ++r) {
         const uint8_t* header = quants[r] + to_header;
         F dw;
@@ -164,7 +261,7 @@ struct IQ4_NLGroups : ScaledBlockGroups<V, IQ4_NLGroups<V>> {
   template <int R, int T>
   static inline void dot(const uint8_t* const* w, const uint8_t* const* x, int h,
                          typename V::I (&acc)[R][T]) {
-    nibble_dots<V, R, T>(w, x, h, acc, TableNibbles<V>{V::table(kIq4NlPlus128)});
+    nibble_dots<V, R, T, 241>(w, x, h, acc, TableNibbles<V>{V::table(kIq4NlPlus128)});
   }
 };
 
@@ -180,7 +277,7 @@ struct MXFP4Groups : ScaledBlockGroups<V, MXFP4Groups<V>> {
   template <int R, int T>
   static inline void dot(const uint8_t* const* w, const uint8_t* const* x, int h,
                          typename V::I (&acc)[R][T]) {
-    nibble_dots<V, R, T>(w, x, h, acc, TableNibbles<V>{V::table(kMxfp4Plus16)});
+    nibble_dots<V, R, T, 28>(w, x, h, acc, TableNibbles<V>{V::table(kMxfp4Plus16)});
   }
 };
 
@@ -328,13 +425,15 @@ struct Q6KGroups {
   [[gnu::always_inline]] static void six_bit_dots(const uint8_t* const* quants, int part, int h,
                                                   const uint8_t* const* xs, I (&dots)[R][T]) {
     const size_t at = half_offset<V>(h, 4);
+    DotRun<V, 63, R, T> run(dots);
     for (int k = 0; k < 4; ++k) {
       for (int r = 0; r < R; ++r) {
         const I w = values(quants[r] + 3 * 64 * part + at, k);
         for (int t = 0; t < T; ++t) {
-          dots[r][t] = V::dot(dots[r][t], w, V::load(xs[t] + kXQuants + (4 * part + k) * 64 + at));
+          run.add(r, t, w, V::load(xs[t] + kXQuants + (4 * part + k) * 64 + at));
         }
       }
+      run.widen(k);
     }
   }
 

@@ -4,6 +4,7 @@
 
 #include <cmath>
 #include <cstring>
+#include <functional>
 #include <tuple>
 #include <vector>
 
@@ -128,7 +129,20 @@ INSTANTIATE_TEST_SUITE_P(AllTypes, MatmulTest,
 
 class InterleavedMatmulTest : public ::testing::TestWithParam<ElementType> {};
 
-void expect_interleaved_matches_scalar(ElementType type, Isa isa) {
+// The floats of a shape's weights (rows x cols) and its input (tokens x cols).
+using MakeFloats = std::function<std::vector<float>(int64_t rows, int64_t cols)>;
+
+std::vector<float> random_weights(int64_t rows, int64_t cols) {
+  return random_floats(rows * cols, 3000 + rows);
+}
+
+std::vector<float> random_input(int64_t tokens, int64_t cols) {
+  return random_floats(tokens * cols, 4000 + tokens, 0.5f);
+}
+
+void expect_interleaved_matches_scalar(ElementType type, Isa isa,
+                                       const MakeFloats& make_weights = random_weights,
+                                       const MakeFloats& make_input = random_input) {
   const Shape shapes[] = {{1, 1, 1},   {7, 3, 1},   {33, 16, 2}, {131, 17, 1}, {9, 33, 5},
                           {19, 2, 65}, {66, 20, 7}, {29, 28, 3}, {50, 28, 4},  {5, 4, 4}};
   // Q4_K and Q6_K count super-blocks: 1 leaves a group half padded, 3 one
@@ -138,7 +152,7 @@ void expect_interleaved_matches_scalar(ElementType type, Isa isa) {
     ThreadPool pool(threads);
     for (const Shape& shape : shapes) {
       const int64_t cols = shape.blocks * block_elements;
-      const auto weights = random_floats(shape.rows * cols, 3000 + shape.rows);
+      const auto weights = make_weights(shape.rows, cols);
       const auto data = quantize_matrix(type, weights, shape.rows, cols);
       WeightMatrix w{type, data.data(), shape.rows, cols, *row_bytes(type, cols)};
       const size_t stride = interleaved_row_bytes(type, cols);
@@ -154,7 +168,7 @@ void expect_interleaved_matches_scalar(ElementType type, Isa isa) {
       w_interleaved.data = zeros.data();
       w_interleaved.interleaved = interleaved.data();
       w_interleaved.interleaved_stride = stride;
-      const auto input = random_floats(shape.tokens * cols, 4000 + shape.tokens, 0.5f);
+      const auto input = make_input(shape.tokens, cols);
 
       ScopedIsa interleaving(isa);
       PackedActivations x;
@@ -181,6 +195,35 @@ TEST_P(InterleavedMatmulTest, MatchesScalarOverOriginalBlocks) {
     if (path == nullptr || !path->interleaves(type)) continue;
     SCOPED_TRACE(isa_name(isa));
     expect_interleaved_matches_scalar(type, isa);
+  }
+}
+
+// Weights whose quants are the largest unsigned bytes their types give
+// (Q4_0's and Q4_K's 15, Q6_K's 63; in each block of 32 one element at -1
+// and the rest at 31/32, or, for MXFP4's 6 plus 16, all at 1.5) against
+// activations all at their largest magnitude (127), positive for even
+// tokens and negative for odd ones: the largest integer sums a step can
+// make, where 16-bit pair sums (AVX2 without VNNI) would saturate if too
+// many steps added up before widening.
+TEST_P(InterleavedMatmulTest, TheLargestQuantsDoNotSaturate) {
+  const ElementType type = GetParam();
+  const auto largest_weights = [type](int64_t rows, int64_t cols) {
+    std::vector<float> w(rows * cols, type == ElementType::kMXFP4 ? 1.5f : 31.0f / 32);
+    if (type != ElementType::kMXFP4) {
+      for (size_t i = 0; i < w.size(); i += 32) w[i] = -1.0f;
+    }
+    return w;
+  };
+  const auto largest_input = [](int64_t tokens, int64_t cols) {
+    std::vector<float> x(tokens * cols);
+    for (int64_t i = 0; i < tokens * cols; ++i) x[i] = (i / cols) % 2 == 0 ? 0.5f : -0.5f;
+    return x;
+  };
+  for (Isa isa : kAllIsas) {
+    const KernelTable* path = kernel_table(isa);
+    if (path == nullptr || !path->interleaves(type)) continue;
+    SCOPED_TRACE(isa_name(isa));
+    expect_interleaved_matches_scalar(type, isa, largest_weights, largest_input);
   }
 }
 
