@@ -12,7 +12,7 @@ DEFAULT_MODEL := build/default-model/ingot-default-qwen3.gguf
 
 SECONDS ?= 60
 
-.PHONY: deps build build-asan test test-release test-asan test-arm64 serve bench flake fuzz format default-model
+.PHONY: deps build build-asan test test-release test-asan test-arm64 test-arm64-kernels serve bench flake fuzz format default-model
 
 deps:
 	@scripts/install-deps
@@ -31,12 +31,17 @@ test-release: build
 test-asan: build-asan
 	ctest --preset asan -j $(JOBS)
 
-test: test-release test-asan
+test: test-release test-asan test-arm64-kernels
 
 # Cross-built for 64-bit ARM and run under qemu-user-static: the kernel
 # tests, the golden parity tests and a chat request from the SDK.
 test-arm64: build
 	@scripts/test-arm64
+
+# The kernel tests alone, cross-built and emulated: the part of
+# test-arm64 that fits in `make test`.
+test-arm64-kernels:
+	@scripts/test-arm64 --kernels
 
 default-model: build
 	@scripts/make-default-model $(RELEASE) $(DEFAULT_MODEL)
