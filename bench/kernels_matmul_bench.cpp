@@ -110,6 +110,8 @@ void register_all() {
             ->Args({4, 2, 4864, 896})
             ->Args({1, 2, 896, 4864})
             ->Args({4, 2, 896, 4864})
+            ->Args({1, 2, 151936, 896})  // Qwen2.5-0.5B's output projection
+            ->Args({4, 2, 151936, 896})
             ->Args({1, 2, 32768, 8192})
             ->Args({4, 2, 32768, 8192})
             ->UseRealTime();
