@@ -4,6 +4,8 @@
 #include "kernels/kernel_table.h"
 #include "kernels/matmul_kernels_neon.h"
 #include "kernels/ops_activation.h"
+#include "kernels/ops_delta_rule.h"
+#include "kernels/ops_exp_sum.h"
 #include "kernels/ops_low_rank.h"
 #include "kernels/ops_norm.h"
 #include "kernels/ops_softmax.h"
@@ -21,6 +23,7 @@ void add_neon_kernels(KernelTable& t) {
     if (!type) continue;
     if (TileKernel k = q8_family(*type)) t.tiles[id] = k;
     if (TileKernel k = k_quants(*type)) t.tiles[id] = k;
+    if (PackRowFn p = neon_pack_row(*type)) t.packers[id] = p;
     if (WidenKeysFn w = neon::widen_keys_fn(*type)) t.key_wideners[id] = w;
     if (WidenValuesFn w = neon::widen_values_fn(*type)) t.value_wideners[id] = w;
   }
@@ -32,9 +35,12 @@ void add_neon_kernels(KernelTable& t) {
   t.gelu = neon::gelu;
   t.swiglu = neon::swiglu;
   t.softmax = neon::softmax;
+  t.sum_exp = neon::sum_exp;
+  t.exp_terms = neon::exp_terms;
   t.attention_accumulate = neon::attention_accumulate;
   t.add_low_rank = neon::add_low_rank;
   t.delta_rule_step = neon::delta_rule_step;
+  t.delta_rule_chunk = neon::delta_rule_chunk;
 }
 
 }  // namespace ingot::kernels

@@ -26,4 +26,11 @@ void bf16_tile_neon(const WeightMatrix& w, const PackedActivations& x, TileRange
 void f32_tile_neon(const WeightMatrix& w, const PackedActivations& x, TileRange range, float* y,
                    int64_t y_stride);
 
+// The activation packers (Q8_0, Q8_1, F16), bit-identical to the scalar
+// ones, or nullptr for another packed type.
+void pack_q8_0_neon(const float* x, void* dst, int64_t n);
+void pack_q8_1_neon(const float* x, void* dst, int64_t n);
+void pack_f16_neon(const float* x, void* dst, int64_t n);
+PackRowFn neon_pack_row(ElementType packed_type);
+
 }  // namespace ingot::kernels

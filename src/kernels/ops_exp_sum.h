@@ -2,7 +2,8 @@
 // Exponentials in double for sampling's probability masses over a whole
 // vocabulary (150k logits per token): e^(x_i - shift) with x_i - shift
 // taken in float, as the sampler's scalar code takes it, then widened.
-// The AVX-512 path is within 2 ulp of std::exp; -inf gives 0, NaN stays NaN.
+// The AVX-512 and NEON paths are within 2 ulp of std::exp; -inf gives 0,
+// NaN stays NaN.
 
 #include <cstdint>
 
@@ -22,5 +23,10 @@ namespace avx512 {
 double sum_exp(const float* x, int64_t n, float shift);
 void exp_terms(const float* x, int64_t n, float shift, double* out);
 }  // namespace avx512
+
+namespace neon {
+double sum_exp(const float* x, int64_t n, float shift);
+void exp_terms(const float* x, int64_t n, float shift, double* out);
+}  // namespace neon
 
 }  // namespace ingot::kernels

@@ -69,6 +69,20 @@ TEST(Dispatch, SimdPathsCoverEveryWeightType) {
   }
 }
 
+// The activations of the 32-element block types and of F16 are packed on
+// every token by every matmul: each SIMD path has its own packers for them.
+TEST(Dispatch, SimdPathsPackTheCommonOperands) {
+  const KernelTable& scalar = *kernel_table(Isa::kScalar);
+  for (Isa isa : kAllIsas) {
+    const KernelTable* path = kernel_table(isa);
+    if (isa == Isa::kScalar || path == nullptr) continue;
+    for (ElementType type : {ElementType::kQ8_0, ElementType::kQ8_1, ElementType::kF16}) {
+      EXPECT_NE(path->pack_row(type), scalar.pack_row(type))
+          << isa_name(isa) << " " << element_type_name(type);
+    }
+  }
+}
+
 // Kernels read packed activations written by whichever path is active, so
 // every path's packer must write the scalar reference's exact bytes.
 TEST(Dispatch, EveryPackerMatchesTheScalarBytes) {

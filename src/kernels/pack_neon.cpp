@@ -1,0 +1,79 @@
+// NEON activation packers, bit-identical to the scalar references in
+// activation_pack.cpp: FCVTNS rounds half to even like nearbyint, and
+// FCVTN to half precision rounds like f32_to_f16 (both under the default
+// FPCR: round to nearest even, no flush to zero).
+#include <arm_neon.h>
+
+#include "kernels/block_formats.h"
+#include "kernels/half.h"
+#include "kernels/matmul_kernels_neon.h"
+
+namespace ingot::kernels {
+namespace {
+
+// Quantizes one 32-element block with d = amax / 127; returns sum(qs).
+int pack_q8_block(const float* x, int8_t* qs, float* d_out) {
+  float32x4_t v[8];
+  float32x4_t amax = vdupq_n_f32(0.0f);
+  for (int i = 0; i < 8; ++i) {
+    v[i] = vld1q_f32(x + 4 * i);
+    amax = vmaxq_f32(amax, vabsq_f32(v[i]));
+  }
+  const float max = vmaxvq_f32(amax);
+  *d_out = max / 127.f;
+  const float32x4_t id = vdupq_n_f32(max != 0.0f ? 127.f / max : 0.0f);
+  int32x4_t sum = vdupq_n_s32(0);
+  for (int i = 0; i < 8; i += 2) {
+    const int32x4_t a = vcvtnq_s32_f32(vmulq_f32(v[i], id));
+    const int32x4_t b = vcvtnq_s32_f32(vmulq_f32(v[i + 1], id));
+    sum = vaddq_s32(sum, vaddq_s32(a, b));
+    const int16x8_t pairs = vcombine_s16(vqmovn_s32(a), vqmovn_s32(b));
+    vst1_s8(qs + 4 * i, vqmovn_s16(pairs));
+  }
+  return vaddvq_s32(sum);
+}
+
+}  // namespace
+
+void pack_q8_0_neon(const float* x, void* dst, int64_t n) {
+  auto* y = static_cast<BlockQ8_0*>(dst);
+  for (int64_t b = 0; b < n / kQK; ++b) {
+    float d;
+    pack_q8_block(x + b * kQK, y[b].qs, &d);
+    y[b].d = f32_to_f16(d);
+  }
+}
+
+void pack_q8_1_neon(const float* x, void* dst, int64_t n) {
+  auto* y = static_cast<BlockQ8_1*>(dst);
+  for (int64_t b = 0; b < n / kQK; ++b) {
+    float d;
+    const int sum = pack_q8_block(x + b * kQK, y[b].qs, &d);
+    y[b].d = f32_to_f16(d);
+    y[b].s = f32_to_f16(d * static_cast<float>(sum));
+  }
+}
+
+void pack_f16_neon(const float* x, void* dst, int64_t n) {
+  auto* y = static_cast<uint16_t*>(dst);
+  int64_t i = 0;
+  for (; i + 4 <= n; i += 4) {
+    vst1_u16(y + i, vreinterpret_u16_f16(vcvt_f16_f32(vld1q_f32(x + i))));
+  }
+  for (; i < n; ++i) y[i] = f32_to_f16(x[i]);
+}
+
+PackRowFn neon_pack_row(ElementType packed) {
+  switch (packed) {
+    case ElementType::kQ8_0:
+      return pack_q8_0_neon;
+    case ElementType::kQ8_1:
+      return pack_q8_1_neon;
+    case ElementType::kF16:
+      return pack_f16_neon;
+    default:
+      return nullptr;
+  }
+}
+
+}  // namespace ingot::kernels
