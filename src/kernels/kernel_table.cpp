@@ -65,6 +65,12 @@ bool KernelTable::interleaves(ElementType weight_type) const {
   return interleave_row != nullptr && interleaved_tiles[slot(weight_type)];
 }
 
+bool KernelTable::interleaves(ElementType weight_type, int64_t cols) const {
+  if (!interleaves(weight_type)) return false;
+  const bool whole_groups = interleaved_groups(cols) * kGroupBlocks * kQK == cols;
+  return whole_groups || !interleaves_whole_groups_only[slot(weight_type)];
+}
+
 InterleaveRowFn KernelTable::interleave_row_for(ElementType packed_type) const {
   const bool operand = packed_type == ElementType::kQ8_0 || packed_type == ElementType::kQ8_K;
   return operand ? interleave_row : nullptr;

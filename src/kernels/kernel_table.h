@@ -47,6 +47,9 @@ struct KernelTable {
   // Whether the type's tile kernel also multiplies interleaved weights
   // (kernels/interleave.h), which a model then copies into that layout.
   std::array<bool, kTypeSlots> interleaved_tiles{};
+  // Types interleaved only in matrices whose rows fill whole groups: their
+  // kernel gains less than a padded last group costs to stream.
+  std::array<bool, kTypeSlots> interleaves_whole_groups_only{};
   // Activations laid out for the kernels over interleaved weights (Q8_0 and
   // Q8_K operands); a path without it does not interleave weights either.
   InterleaveRowFn interleave_row = nullptr;
@@ -70,8 +73,10 @@ struct KernelTable {
   WidenValuesFn widen_values(ElementType cache_type) const {
     return value_wideners[slot(cache_type)];
   }
-  // Whether weights of `type` are given an interleaved copy at load.
+  // Whether weights of `type` have kernels over an interleaved copy, and
+  // whether a matrix of `type` with rows of `cols` is given one at load.
   bool interleaves(ElementType weight_type) const;
+  bool interleaves(ElementType weight_type, int64_t cols) const;
   // The interleaver for activations packed as `packed_type`, or nullptr.
   InterleaveRowFn interleave_row_for(ElementType packed_type) const;
 

@@ -2,8 +2,9 @@
 // VNNI: vpmaddubsw multiplies unsigned by signed bytes into pairs of 16-bit
 // sums, which saturate past 32767, so only the types whose unsigned values
 // stay small take them (Q4_0's and Q4_K's nibbles, MXFP4's values plus 16,
-// Q6_K's 0..63); Q8_0, IQ4_NL and IQ4_XS, offset by 128, keep the
-// block-at-a-time kernels. The pair sums of several dot steps add up in 16
+// Q6_K's 0..63), and Q8_0 as magnitudes against activations given its
+// signs; IQ4_NL and IQ4_XS, offset by 128, keep the block-at-a-time
+// kernels. The pair sums of several dot steps add up in 16
 // bits (as many as cannot saturate for the type's largest value) before
 // vpmaddwd by ones widens them into the lanes.
 #include "kernels/matmul_interleaved_avx2_lanes.h"
@@ -29,6 +30,8 @@ TileKernel avx2_interleaved_tile_kernel(ElementType type) {
       return interleaved_or_blocks<Lanes, Q4_0Groups, ElementType::kQ4_0>;
     case ElementType::kMXFP4:
       return interleaved_or_blocks<Lanes, MXFP4Groups, ElementType::kMXFP4>;
+    case ElementType::kQ8_0:
+      return interleaved_or_blocks<Lanes, Q8_0Groups, ElementType::kQ8_0>;
     case ElementType::kQ4_K:
       return interleaved_or_blocks<Lanes, Q4KGroups, ElementType::kQ4_K>;
     case ElementType::kQ6_K:

@@ -54,9 +54,19 @@ struct Avx2Lanes {
   // not associative: with the plain add GCC regrouped a run's sums and
   // kept every product live at once, spilling them.
   static I add_pairs(I a, I b) { return _mm256_adds_epi16(a, b); }
+  // The empty asm keeps each widening in its place in the chain, for the
+  // reason add_pairs saturates: GCC would otherwise regroup the 32-bit adds.
   static I widen_pairs(I acc, I pairs) {
-    return _mm256_add_epi32(acc, _mm256_madd_epi16(pairs, _mm256_set1_epi16(1)));
+    I sum = _mm256_add_epi32(acc, _mm256_madd_epi16(pairs, _mm256_set1_epi16(1)));
+    __asm__("" : "+x"(sum));
+    return sum;
   }
+  // Q8_0's stored bytes (quants plus 128) as the signed quants; their
+  // magnitudes (128 stays 128, unsigned); x negated where q is negative
+  // (and zeroed where q is zero, whose products are zero anyway).
+  static I signed_bytes(I stored) { return _mm256_xor_si256(stored, bytes(char(0x80))); }
+  static I abs_bytes(I q) { return _mm256_abs_epi8(q); }
+  static I with_signs_of(I x, I q) { return _mm256_sign_epi8(x, q); }
   static I low_nibbles(I q) { return _mm256_and_si256(q, bytes(0x0f)); }
   static I high_nibbles(I q) { return _mm256_and_si256(_mm256_srli_epi16(q, 4), bytes(0x0f)); }
   static I six_bits(I v) { return _mm256_and_si256(v, bytes(0x3f)); }

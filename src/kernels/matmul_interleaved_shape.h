@@ -91,7 +91,9 @@ struct DotRun {
     }
   }
   [[gnu::always_inline]] void add(int r, int t, I u, I s) {
-    if constexpr (kSteps > 0) {
+    if constexpr (kSteps == 1) {
+      pairs[r][t] = V::pair_products(u, s);
+    } else if constexpr (kSteps > 0) {
       pairs[r][t] = V::add_pairs(pairs[r][t], V::pair_products(u, s));
     } else {
       acc[r][t] = V::dot(acc[r][t], u, s);
@@ -165,6 +167,9 @@ inline void nibble_dots(const uint8_t* const* w, const uint8_t* const* x, int h,
   }
 }
 
+// kOffsetShift of quants that are signed bytes as they are: no seed.
+inline constexpr int kNoOffset = -1;
+
 // The seed of each lane's integer sum: -offset times the activation sums.
 template <class V, int kOffsetShift>
 inline typename V::I offset_seed(const uint8_t* x, int h) {
@@ -179,7 +184,12 @@ inline typename V::I offset_seed(const uint8_t* x, int h) {
 template <class V, int kOffsetShift, int R, int T, class AddDots>
 [[gnu::always_inline]] inline void seeded_dots(const uint8_t* const* xs, int h,
                                                typename V::I (&dots)[R][T], AddDots add_dots) {
-  if constexpr (V::kPairSums) {
+  if constexpr (kOffsetShift == kNoOffset) {
+    for (int r = 0; r < R; ++r) {
+      for (int t = 0; t < T; ++t) dots[r][t] = V::zero();
+    }
+    add_dots(dots);
+  } else if constexpr (V::kPairSums) {
     for (int r = 0; r < R; ++r) {
       for (int t = 0; t < T; ++t) dots[r][t] = V::zero();
     }
@@ -281,15 +291,34 @@ struct MXFP4Groups : ScaledBlockGroups<V, MXFP4Groups<V>> {
   }
 };
 
+// Q8_0: its quants plus 128. Where V sums 16-bit pairs (no VNNI), a pair
+// of such bytes times activations can pass 32767, so the quants go back to
+// signed bytes and each step multiplies their magnitudes by the
+// activations given the quants' signs (at most 2 * 128 * 127 a pair, one
+// step per widening), with no offset to seed.
 template <class V>
 struct Q8_0Groups : ScaledBlockGroups<V, Q8_0Groups<V>> {
   static constexpr ElementType kType = ElementType::kQ8_0;
-  static constexpr int kOffsetShift = 7;  // offset 128
+  static constexpr int kOffsetShift = V::kPairSums ? kNoOffset : 7;  // offset 128
 
   template <int R, int T>
   static inline void dot(const uint8_t* const* w, const uint8_t* const* x, int h,
                          typename V::I (&acc)[R][T]) {
     const size_t at = half_offset<V>(h, 4);
+    if constexpr (V::kPairSums) {
+      DotRun<V, 127, R, T> run(acc);
+      for (int j = 0; j < 8; ++j) {
+        for (int r = 0; r < R; ++r) {
+          const typename V::I q = V::signed_bytes(V::load(w[r] + j * 64 + at));
+          const typename V::I magnitude = V::abs_bytes(q);
+          for (int t = 0; t < T; ++t) {
+            run.add(r, t, magnitude, V::with_signs_of(V::load(x[t] + kXQuants + j * 64 + at), q));
+          }
+        }
+        run.widen(j);
+      }
+      return;
+    }
     for (int j = 0; j < 8; ++j) {
       for (int r = 0; r < R; ++r) {
         const typename V::I q = V::load(w[r] + j * 64 + at);

@@ -393,7 +393,7 @@ void share_trunk_ends(ModelWeights& weights) {
 // A path with kernels over interleaved weights multiplies them faster from an
 // interleaved copy made once at load.
 bool uses_interleaved_copy(const WeightMatrix& w) {
-  return kernels::active_kernels().interleaves(w.type);
+  return kernels::active_kernels().interleaves(w.type, w.cols);
 }
 
 // Bytes of one row of w's arena copy.

@@ -69,6 +69,22 @@ TEST(Dispatch, SimdPathsCoverEveryWeightType) {
   }
 }
 
+// On AVX2 without VNNI, Q8_0 is interleaved only where rows fill whole
+// groups of 512 columns; the other types and the VNNI paths interleave
+// every matrix of their types.
+TEST(Dispatch, Avx2InterleavesQ8_0OnlyInWholeGroups) {
+  const KernelTable* avx2 = kernel_table(Isa::kAvx2);
+  if (avx2 == nullptr) GTEST_SKIP() << "avx2 is not available on this CPU";
+  EXPECT_TRUE(avx2->interleaves(ElementType::kQ8_0, 2048));
+  EXPECT_FALSE(avx2->interleaves(ElementType::kQ8_0, 896));
+  EXPECT_TRUE(avx2->interleaves(ElementType::kQ4_0, 896));
+  for (Isa isa : {Isa::kAvxVnni, Isa::kAvx512}) {
+    if (const KernelTable* vnni = kernel_table(isa)) {
+      EXPECT_TRUE(vnni->interleaves(ElementType::kQ8_0, 896)) << isa_name(isa);
+    }
+  }
+}
+
 // The activations of the 32-element block types and of F16 are packed on
 // every token by every matmul: each SIMD path has its own packers for them.
 TEST(Dispatch, SimdPathsPackTheCommonOperands) {
