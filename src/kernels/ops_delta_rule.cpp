@@ -2,9 +2,9 @@
 
 #include <algorithm>
 #include <cmath>
-#include <vector>
 
 #include "kernels/kernel_table.h"
+#include "kernels/ops_delta_rule_chunk.h"
 
 namespace ingot::kernels {
 
@@ -55,64 +55,25 @@ void delta_rule_step(float* state, const float* q, const float* k, const float* 
 
 namespace {
 
-float dot(const float* a, const float* b, int64_t n) {
-  float sum = 0.0f;
-  for (int64_t i = 0; i < n; ++i) sum += a[i] * b[i];
-  return sum;
-}
+// Plain loops along a row.
+struct ScalarRows {
+  static void add_scaled(float* y, float a, const float* x, int64_t n) {
+    for (int64_t j = 0; j < n; ++j) y[j] += a * x[j];
+  }
+  static void scale(float* y, float a, int64_t n) {
+    for (int64_t j = 0; j < n; ++j) y[j] *= a;
+  }
+  static float dot(const float* a, const float* b, int64_t n) {
+    float sum = 0.0f;
+    for (int64_t i = 0; i < n; ++i) sum += a[i] * b[i];
+    return sum;
+  }
+};
 
 }  // namespace
 
-// The chunk's terms in the order of the header's formulas: the recalls
-// S0^T k_t and S0^T q_t, the triangular solve for the deltas, the outputs,
-// the state.
 void delta_rule_chunk(float* state, const DeltaRuleRun& run, int64_t n) {
-  const int64_t c = run.tokens;
-  const float scale = 1.0f / std::sqrt(float(n));
-  auto k = [&](int64_t t) { return run.k + t * run.qkv_stride; };
-  auto q = [&](int64_t t) { return run.q + t * run.qkv_stride; };
-  float G[kDeltaRuleChunk];
-  for (int64_t t = 0; t < c; ++t) G[t] = (t ? G[t - 1] : 0.0f) + run.log_decay[t * run.gate_stride];
-  thread_local std::vector<float> deltas, reads;
-  deltas.assign(c * n, 0.0f);
-  reads.assign(c * n, 0.0f);
-  for (int64_t t = 0; t < c; ++t) {
-    for (int64_t i = 0; i < n; ++i) {
-      const float* row = state + i * n;
-      for (int64_t j = 0; j < n; ++j) {
-        deltas[t * n + j] += row[j] * k(t)[i];
-        reads[t * n + j] += row[j] * q(t)[i];
-      }
-    }
-  }
-  for (int64_t t = 0; t < c; ++t) {
-    const float beta = run.beta[t * run.gate_stride];
-    float* d = deltas.data() + t * n;
-    const float* v = run.v + t * run.qkv_stride;
-    for (int64_t j = 0; j < n; ++j) d[j] = beta * (v[j] - std::exp(G[t]) * d[j]);
-    for (int64_t s = 0; s < t; ++s) {
-      const float a = beta * std::exp(G[t] - G[s]) * dot(k(t), k(s), n);
-      for (int64_t j = 0; j < n; ++j) d[j] -= a * deltas[s * n + j];
-    }
-  }
-  for (int64_t t = 0; t < c; ++t) {
-    float* o = run.out + t * run.out_stride;
-    for (int64_t j = 0; j < n; ++j) o[j] = std::exp(G[t]) * reads[t * n + j];
-    for (int64_t s = 0; s <= t; ++s) {
-      const float a = std::exp(G[t] - G[s]) * dot(q(t), k(s), n);
-      for (int64_t j = 0; j < n; ++j) o[j] += a * deltas[s * n + j];
-    }
-    for (int64_t j = 0; j < n; ++j) o[j] *= scale;
-  }
-  const float last = G[c - 1];
-  for (int64_t i = 0; i < n; ++i) {
-    float* row = state + i * n;
-    for (int64_t j = 0; j < n; ++j) row[j] *= std::exp(last);
-    for (int64_t s = 0; s < c; ++s) {
-      const float a = std::exp(last - G[s]) * k(s)[i];
-      for (int64_t j = 0; j < n; ++j) row[j] += a * deltas[s * n + j];
-    }
-  }
+  delta_rule_chunk_over_rows<ScalarRows>(state, run, n);
 }
 
 }  // namespace scalar
