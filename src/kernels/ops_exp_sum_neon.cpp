@@ -1,11 +1,10 @@
-// The exponential sums on NEON, two doubles a vector, by the same method as
-// the AVX-512 path (ops_vector_math_avx512.h's exp_pd): e^x = 2^k e^r with
-// k = round(x / ln 2), r = x - k ln 2 in two parts, and e^r from its Taylor
-// polynomial. NEON has no scalef, so 2^k is applied as 2^(k/2) 2^(k - k/2),
+// The exponential sums on NEON, two doubles a vector, by the AVX-512 path's
+// method (exp_taylor.h). NEON has no scalef, so 2^k is applied as 2^(k/2) 2^(k - k/2),
 // two normal powers, so results that underflow to subnormals or zero round
 // once, as std::exp's do.
 #include <arm_neon.h>
 
+#include "kernels/exp_taylor.h"
 #include "kernels/ops_exp_sum.h"
 
 namespace ingot::kernels::neon {
@@ -17,27 +16,14 @@ inline float64x2_t power_of_two(int64x2_t k) {
 }
 
 inline float64x2_t exp_pd(float64x2_t d) {
+  using namespace exp_taylor;
   // NaN passes through max, min and the arithmetic as NaN.
-  const float64x2_t x = vminq_f64(vmaxq_f64(d, vdupq_n_f64(-1000.0)), vdupq_n_f64(1000.0));
-  const float64x2_t k = vrndnq_f64(vmulq_f64(x, vdupq_n_f64(1.4426950408889634)));
-  float64x2_t r = vfmsq_f64(x, k, vdupq_n_f64(6.93147180369123816490e-01));
-  r = vfmsq_f64(r, k, vdupq_n_f64(1.90821492927058770002e-10));
-  constexpr double kInverseFactorials[] = {1.0 / 6227020800.0,
-                                           1.0 / 479001600.0,
-                                           1.0 / 39916800.0,
-                                           1.0 / 3628800.0,
-                                           1.0 / 362880.0,
-                                           1.0 / 40320.0,
-                                           1.0 / 5040.0,
-                                           1.0 / 720.0,
-                                           1.0 / 120.0,
-                                           1.0 / 24.0,
-                                           1.0 / 6.0,
-                                           0.5,
-                                           1.0,
-                                           1.0};
+  const float64x2_t x = vminq_f64(vmaxq_f64(d, vdupq_n_f64(-kLimit)), vdupq_n_f64(kLimit));
+  const float64x2_t k = vrndnq_f64(vmulq_f64(x, vdupq_n_f64(kLog2E)));
+  float64x2_t r = vfmsq_f64(x, k, vdupq_n_f64(kLn2High));
+  r = vfmsq_f64(r, k, vdupq_n_f64(kLn2Low));
   float64x2_t p = vdupq_n_f64(kInverseFactorials[0]);
-  for (int i = 1; i < 14; ++i) p = vfmaq_f64(vdupq_n_f64(kInverseFactorials[i]), p, r);
+  for (int i = 1; i < kTerms; ++i) p = vfmaq_f64(vdupq_n_f64(kInverseFactorials[i]), p, r);
   const int64x2_t k_int = vcvtq_s64_f64(k);
   const int64x2_t k_half = vshrq_n_s64(k_int, 1);
   return vmulq_f64(vmulq_f64(p, power_of_two(k_half)), power_of_two(vsubq_s64(k_int, k_half)));

@@ -3,6 +3,8 @@
 
 #include <immintrin.h>
 
+#include "kernels/exp_taylor.h"
+
 namespace ingot::kernels::avx512 {
 
 // e^x to about 2 ulp: x = k ln2 + r with |r| <= ln2/2, e^r by its Taylor
@@ -27,34 +29,19 @@ inline __m512 exp_ps(__m512 x) {
   return _mm512_scalef_ps(p, k);
 }
 
-// e^d in double: d = k ln2 + r with |r| <= ln2/2, e^r by its Taylor
-// polynomial to r^13 (the next term is below 2^-57), 2^k applied with
-// scalef, which underflows to 0 and overflows to inf. ln2 is split in two
-// so that k * ln2 subtracts exactly.
+// e^d in double (exp_taylor.h), 2^k applied with scalef, which underflows
+// to 0 and overflows to inf.
 inline __m512d exp_pd(__m512d d) {
+  using namespace exp_taylor;
   const __mmask8 nan = _mm512_cmp_pd_mask(d, d, _CMP_UNORD_Q);
   const __m512d x =
-      _mm512_min_pd(_mm512_max_pd(d, _mm512_set1_pd(-1000.0)), _mm512_set1_pd(1000.0));
-  const __m512d k = _mm512_roundscale_pd(_mm512_mul_pd(x, _mm512_set1_pd(1.4426950408889634)),
+      _mm512_min_pd(_mm512_max_pd(d, _mm512_set1_pd(-kLimit)), _mm512_set1_pd(kLimit));
+  const __m512d k = _mm512_roundscale_pd(_mm512_mul_pd(x, _mm512_set1_pd(kLog2E)),
                                          _MM_FROUND_TO_NEAREST_INT | _MM_FROUND_NO_EXC);
-  __m512d r = _mm512_fnmadd_pd(k, _mm512_set1_pd(6.93147180369123816490e-01), x);
-  r = _mm512_fnmadd_pd(k, _mm512_set1_pd(1.90821492927058770002e-10), r);
-  constexpr double kInverseFactorials[] = {1.0 / 6227020800.0,
-                                           1.0 / 479001600.0,
-                                           1.0 / 39916800.0,
-                                           1.0 / 3628800.0,
-                                           1.0 / 362880.0,
-                                           1.0 / 40320.0,
-                                           1.0 / 5040.0,
-                                           1.0 / 720.0,
-                                           1.0 / 120.0,
-                                           1.0 / 24.0,
-                                           1.0 / 6.0,
-                                           0.5,
-                                           1.0,
-                                           1.0};
+  __m512d r = _mm512_fnmadd_pd(k, _mm512_set1_pd(kLn2High), x);
+  r = _mm512_fnmadd_pd(k, _mm512_set1_pd(kLn2Low), r);
   __m512d p = _mm512_set1_pd(kInverseFactorials[0]);
-  for (int i = 1; i < 14; ++i) p = _mm512_fmadd_pd(p, r, _mm512_set1_pd(kInverseFactorials[i]));
+  for (int i = 1; i < kTerms; ++i) p = _mm512_fmadd_pd(p, r, _mm512_set1_pd(kInverseFactorials[i]));
   return _mm512_mask_mov_pd(_mm512_scalef_pd(p, k), nan, d);
 }
 
