@@ -62,13 +62,13 @@ std::atomic<const KernelTable*> forced{nullptr};
 }  // namespace
 
 bool KernelTable::interleaves(ElementType weight_type) const {
-  return interleave_row != nullptr && interleaved_tiles[slot(weight_type)];
+  return interleave_row != nullptr && interleaving[slot(weight_type)] != Interleaving::kNone;
 }
 
 bool KernelTable::interleaves(ElementType weight_type, int64_t cols) const {
   if (!interleaves(weight_type)) return false;
   const bool whole_groups = interleaved_groups(cols) * kGroupBlocks * kQK == cols;
-  return whole_groups || !interleaves_whole_groups_only[slot(weight_type)];
+  return whole_groups || interleaving[slot(weight_type)] == Interleaving::kEveryMatrix;
 }
 
 InterleaveRowFn KernelTable::interleave_row_for(ElementType packed_type) const {

@@ -45,11 +45,11 @@ struct KernelTable {
   std::array<WidenKeysFn, kTypeSlots> key_wideners{};
   std::array<WidenValuesFn, kTypeSlots> value_wideners{};
   // Whether the type's tile kernel also multiplies interleaved weights
-  // (kernels/interleave.h), which a model then copies into that layout.
-  std::array<bool, kTypeSlots> interleaved_tiles{};
-  // Types interleaved only in matrices whose rows fill whole groups: their
-  // kernel gains less than a padded last group costs to stream.
-  std::array<bool, kTypeSlots> interleaves_whole_groups_only{};
+  // (kernels/interleave.h), which a model then copies into that layout:
+  // every matrix of the type, or only those whose rows fill whole groups
+  // (for a kernel that gains less than a padded last group costs to stream).
+  enum class Interleaving : uint8_t { kNone, kEveryMatrix, kWholeGroupsOnly };
+  std::array<Interleaving, kTypeSlots> interleaving{};
   // Activations laid out for the kernels over interleaved weights (Q8_0 and
   // Q8_K operands); a path without it does not interleave weights either.
   InterleaveRowFn interleave_row = nullptr;

@@ -14,14 +14,14 @@ void add_avx2_kernels(KernelTable& t) {
     if (PackRowFn p = avx2_pack_row(*type)) t.packers[id] = p;
     if (TileKernel k = avx2_interleaved_tile_kernel(*type)) {
       t.tiles[id] = k;
-      t.interleaved_tiles[id] = true;
+      // Q8_0's kernel here (magnitudes against signed activations, one
+      // widening a step) gains less over its block kernel than the other
+      // types' do, and less in decode than a padded last group costs: rows
+      // of 896 columns stream 1024.
+      t.interleaving[id] = *type == ElementType::kQ8_0 ? KernelTable::Interleaving::kWholeGroupsOnly
+                                                       : KernelTable::Interleaving::kEveryMatrix;
     }
   }
-  // Q8_0's kernel here (magnitudes against signed activations, one
-  // widening a step) gains less over its block kernel than the other
-  // types' do, and less in decode than a padded last group costs: rows of
-  // 896 columns stream 1024.
-  t.interleaves_whole_groups_only[KernelTable::slot(ElementType::kQ8_0)] = true;
   t.interleave_row = interleave_activation_row;
   t.attention_accumulate = avx2::attention_accumulate;
   t.add_low_rank = avx2::add_low_rank;

@@ -19,8 +19,8 @@ void add_avx512_kernels(KernelTable& t) {
     if (PackRowFn p = avx512_pack_row(*type)) t.packers[id] = p;
     if (WidenKeysFn w = avx512::widen_keys_fn(*type)) t.key_wideners[id] = w;
     if (WidenValuesFn w = avx512::widen_values_fn(*type)) t.value_wideners[id] = w;
-    t.interleaved_tiles[id] = can_interleave(*type);
-    t.interleaves_whole_groups_only[id] = false;
+    t.interleaving[id] = can_interleave(*type) ? KernelTable::Interleaving::kEveryMatrix
+                                               : KernelTable::Interleaving::kNone;
   }
   t.interleave_row = interleave_activation_row_avx512;
   t.rms_norm = avx512::rms_norm;

@@ -11,8 +11,7 @@ void add_avxvnni_kernels(KernelTable& t) {
     if (!type) continue;
     if (TileKernel k = avxvnni_interleaved_tile_kernel(*type)) {
       t.tiles[id] = k;
-      t.interleaved_tiles[id] = true;
-      t.interleaves_whole_groups_only[id] = false;
+      t.interleaving[id] = KernelTable::Interleaving::kEveryMatrix;
     }
   }
 }
