@@ -304,28 +304,27 @@ struct Q8_0Groups : ScaledBlockGroups<V, Q8_0Groups<V>> {
   template <int R, int T>
   static inline void dot(const uint8_t* const* w, const uint8_t* const* x, int h,
                          typename V::I (&acc)[R][T]) {
+    using I = typename V::I;
     const size_t at = half_offset<V>(h, 4);
-    if constexpr (V::kPairSums) {
-      DotRun<V, 127, R, T> run(acc);
-      for (int j = 0; j < 8; ++j) {
-        for (int r = 0; r < R; ++r) {
-          const typename V::I q = V::signed_bytes(V::load(w[r] + j * 64 + at));
-          const typename V::I magnitude = V::abs_bytes(q);
-          for (int t = 0; t < T; ++t) {
-            run.add(r, t, magnitude, V::with_signs_of(V::load(x[t] + kXQuants + j * 64 + at), q));
-          }
-        }
-        run.widen(j);
-      }
-      return;
-    }
+    DotRun<V, 127, R, T> run(acc);
     for (int j = 0; j < 8; ++j) {
       for (int r = 0; r < R; ++r) {
-        const typename V::I q = V::load(w[r] + j * 64 + at);
+        const I stored = V::load(w[r] + j * 64 + at);
+        I q = stored, u = stored;  // with VNNI: the stored bytes, unsigned
+        if constexpr (V::kPairSums) {
+          q = V::signed_bytes(stored);
+          u = V::abs_bytes(q);
+        }
         for (int t = 0; t < T; ++t) {
-          acc[r][t] = V::dot(acc[r][t], q, V::load(x[t] + kXQuants + j * 64 + at));
+          const I s = V::load(x[t] + kXQuants + j * 64 + at);
+          if constexpr (V::kPairSums) {
+            run.add(r, t, u, V::with_signs_of(s, q));
+          } else {
+            run.add(r, t, u, s);
+          }
         }
       }
+      run.widen(j);
     }
   }
 };
