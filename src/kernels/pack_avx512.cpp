@@ -11,6 +11,7 @@
 
 #include "kernels/block_formats.h"
 #include "kernels/matmul_kernels_avx512.h"
+#include "kernels/pack_q8_rows.h"
 
 namespace ingot::kernels {
 namespace {
@@ -36,22 +37,11 @@ int pack_q8_block(const float* x, int8_t* qs, float* d_out) {
 }  // namespace
 
 void pack_q8_0_avx512(const float* x, void* dst, int64_t n) {
-  auto* y = static_cast<BlockQ8_0*>(dst);
-  for (int64_t b = 0; b < n / kQK; ++b) {
-    float d;
-    pack_q8_block(x + b * kQK, y[b].qs, &d);
-    y[b].d = to_f16(d);
-  }
+  pack_q8_0_rows<pack_q8_block, to_f16>(x, dst, n);
 }
 
 void pack_q8_1_avx512(const float* x, void* dst, int64_t n) {
-  auto* y = static_cast<BlockQ8_1*>(dst);
-  for (int64_t b = 0; b < n / kQK; ++b) {
-    float d;
-    const int sum = pack_q8_block(x + b * kQK, y[b].qs, &d);
-    y[b].d = to_f16(d);
-    y[b].s = to_f16(d * static_cast<float>(sum));
-  }
+  pack_q8_1_rows<pack_q8_block, to_f16>(x, dst, n);
 }
 
 // Q8_K: the element of largest magnitude (the first, on ties) maps to -127.
