@@ -70,10 +70,8 @@ struct Avx2Lanes {
   static I low_nibbles(I q) { return _mm256_and_si256(q, bytes(0x0f)); }
   static I high_nibbles(I q) { return _mm256_and_si256(_mm256_srli_epi16(q, 4), bytes(0x0f)); }
   static I six_bits(I v) { return _mm256_and_si256(v, bytes(0x3f)); }
-  // Bits where mask is set from if_set, the rest from if_clear.
-  static I select_bits(I mask, I if_set, I if_clear) {
-    return _mm256_or_si256(_mm256_and_si256(mask, if_set), _mm256_andnot_si256(mask, if_clear));
-  }
+  static I top_two_bits(I v) { return _mm256_andnot_si256(bytes(0x3f), v); }
+  static I either(I a, I b) { return _mm256_or_si256(a, b); }
   // One table of 16 bytes in each 128-bit lane.
   static I table(const int8_t (&values)[16]) {
     return _mm256_broadcastsi128_si256(_mm_loadu_si128(reinterpret_cast<const __m128i*>(values)));

@@ -43,10 +43,8 @@ struct Avx512Vnni {
   static I low_nibbles(I q) { return _mm512_and_si512(q, bytes(0x0f)); }
   static I high_nibbles(I q) { return _mm512_and_si512(_mm512_srli_epi16(q, 4), bytes(0x0f)); }
   static I six_bits(I v) { return _mm512_and_si512(v, bytes(0x3f)); }
-  // Bits where mask is set from if_set, the rest from if_clear.
-  static I select_bits(I mask, I if_set, I if_clear) {
-    return _mm512_ternarylogic_epi32(mask, if_set, if_clear, 0xca);
-  }
+  static I top_two_bits(I v) { return _mm512_andnot_si512(bytes(0x3f), v); }
+  static I either(I a, I b) { return _mm512_or_si512(a, b); }
   // One table of 16 bytes in each 128-bit lane.
   static I table(const int8_t (&values)[16]) {
     return _mm512_broadcast_i32x4(_mm_loadu_si128(reinterpret_cast<const __m128i*>(values)));

@@ -176,11 +176,34 @@ inline typename V::I offset_seed(const uint8_t* x, int h) {
   return V::template shift_left<kOffsetShift>(V::load(x + 64 + half_offset<V>(h, 4)));
 }
 
-// dots = the offset seed of each lane plus what `add_dots` adds to its
-// sums. The seed goes in first where the dots add into the 32-bit lanes
-// (one register per output either way); pair sums (V::kPairSums) keep
-// their own registers until they widen, so there the seed comes last and
-// does not hold registers through the steps.
+// dots = each lane's seed (seed(t), token t's) plus what `add_dots` adds
+// to its sums. The seed goes in first where the dots add into the 32-bit
+// lanes (one register per output either way); pair sums (V::kPairSums)
+// keep their own registers until they widen, so there the seed comes last
+// and does not hold registers through the steps.
+template <class V, int R, int T, class Seed, class AddDots>
+[[gnu::always_inline]] inline void dots_from_seeds(Seed seed, typename V::I (&dots)[R][T],
+                                                   AddDots add_dots) {
+  if constexpr (V::kPairSums) {
+    for (int r = 0; r < R; ++r) {
+      for (int t = 0; t < T; ++t) dots[r][t] = V::zero();
+    }
+    add_dots(dots);
+    for (int t = 0; t < T; ++t) {
+      const typename V::I s = seed(t);
+      for (int r = 0; r < R; ++r) dots[r][t] = V::add(dots[r][t], s);
+    }
+  } else {
+    for (int t = 0; t < T; ++t) {
+      const typename V::I s = seed(t);
+      for (int r = 0; r < R; ++r) dots[r][t] = s;
+    }
+    add_dots(dots);
+  }
+}
+
+// dots = the offset seed of each lane (none for kNoOffset) plus what
+// `add_dots` adds to its sums.
 template <class V, int kOffsetShift, int R, int T, class AddDots>
 [[gnu::always_inline]] inline void seeded_dots(const uint8_t* const* xs, int h,
                                                typename V::I (&dots)[R][T], AddDots add_dots) {
@@ -189,21 +212,9 @@ template <class V, int kOffsetShift, int R, int T, class AddDots>
       for (int t = 0; t < T; ++t) dots[r][t] = V::zero();
     }
     add_dots(dots);
-  } else if constexpr (V::kPairSums) {
-    for (int r = 0; r < R; ++r) {
-      for (int t = 0; t < T; ++t) dots[r][t] = V::zero();
-    }
-    add_dots(dots);
-    for (int t = 0; t < T; ++t) {
-      const typename V::I seed = offset_seed<V, kOffsetShift>(xs[t], h);
-      for (int r = 0; r < R; ++r) dots[r][t] = V::add(dots[r][t], seed);
-    }
   } else {
-    for (int t = 0; t < T; ++t) {
-      const typename V::I seed = offset_seed<V, kOffsetShift>(xs[t], h);
-      for (int r = 0; r < R; ++r) dots[r][t] = seed;
-    }
-    add_dots(dots);
+    dots_from_seeds<V, R, T>([&](int t) { return offset_seed<V, kOffsetShift>(xs[t], h); }, dots,
+                             add_dots);
   }
 }
 
@@ -307,6 +318,7 @@ struct Q8_0Groups : ScaledBlockGroups<V, Q8_0Groups<V>> {
     using I = typename V::I;
     const size_t at = half_offset<V>(h, 4);
     DotRun<V, 127, R, T> run(acc);
+#pragma GCC unroll 8
     for (int j = 0; j < 8; ++j) {
       for (int r = 0; r < R; ++r) {
         const I stored = V::load(w[r] + j * 64 + at);
@@ -385,11 +397,9 @@ struct IQ4XSGroups {
                                                 const uint8_t* const* xs, F (&acc)[R][T]) {
     for (int h = 0; h < V::kHalves; ++h) {
       I dots[R][T];
-      for (int t = 0; t < T; ++t) {
-        const I seed = offset_seed<V, 7>(xs[t], h);  // offset 128
-        for (int r = 0; r < R; ++r) dots[r][t] = seed;
-      }
-      IQ4_NLGroups<V>::template dot<R, T>(quants, xs, h, dots);
+      seeded_dots<V, IQ4_NLGroups<V>::kOffsetShift, R, T>(xs, h, dots, [&](I(&sums)[R][T]) {
+        IQ4_NLGroups<V>::template dot<R, T>(quants, xs, h, sums);
+      });
       for (int r = 0; r < R; ++r) {
         const uint8_t* header = quants[r] + to_header;
         const F scale =
@@ -418,18 +428,21 @@ struct Q6KGroups {
   template <int R, int T>
   [[gnu::always_inline]] static void accumulate(const uint8_t* const* quants, ptrdiff_t to_header,
                                                 const uint8_t* const* xs, F (&acc)[R][T]) {
+    // Unrolled whole: left as loops, the float sums lived on the stack.
+#pragma GCC unroll 2
     for (int h = 0; h < V::kHalves; ++h) {
+#pragma GCC unroll 2
       for (int part = 0; part < 2; ++part) {
         I dots[R][T];
-        for (int t = 0; t < T; ++t) {
+        const auto seed = [&](int t) {
           const size_t at = half_offset<V>(h, 4);
           const I neg_even = V::load(xs[t] + kActivationHalfSumsOffset + at);
           // The odd part's negated sum is the whole's minus the even part's.
           const I neg_sum = part == 0 ? neg_even : V::sub(V::load(xs[t] + 64 + at), neg_even);
-          const I seed = V::template shift_left<5>(neg_sum);
-          for (int r = 0; r < R; ++r) dots[r][t] = seed;
-        }
-        six_bit_dots<R, T>(quants, part, h, xs, dots);
+          return V::template shift_left<5>(neg_sum);
+        };
+        dots_from_seeds<V, R, T>(
+            seed, dots, [&](I(&sums)[R][T]) { six_bit_dots<R, T>(quants, part, h, xs, sums); });
         add_scaled<R, T>(quants, to_header, part, h, xs, dots, acc);
       }
     }
@@ -439,14 +452,13 @@ struct Q6KGroups {
   // Vector k (0-3) of a part's values, from its A, B, C vectors.
   static I values(const uint8_t* abc, int k) {
     if (k < 3) return V::six_bits(V::load(abc + 64 * k));
-    // Bits 6-7 of A, B, C to bits 0-1, 2-3, 4-5. Word shifts pull the next
-    // byte's low bits into the top of each byte; the selects and the last
-    // mask drop them.
-    const I low = V::template shift_words_right<6>(V::load(abc));
-    const I mid = V::template shift_words_right<4>(V::load(abc + 64));
-    const I top = V::template shift_words_right<2>(V::load(abc + 128));
-    const I low4 = V::select_bits(V::bytes(0x03), low, mid);
-    return V::six_bits(V::select_bits(V::bytes(0x0f), low4, top));
+    // Bits 6-7 of A, B, C to bits 0-1, 2-3, 4-5. With each byte's bits 0-5
+    // cleared first, the word shifts carry nothing into the byte below, so
+    // no mask follows them (one constant, 0x3f, for all four vectors).
+    const I low = V::template shift_words_right<6>(V::top_two_bits(V::load(abc)));
+    const I mid = V::template shift_words_right<4>(V::top_two_bits(V::load(abc + 64)));
+    const I top = V::template shift_words_right<2>(V::top_two_bits(V::load(abc + 128)));
+    return V::either(V::either(low, mid), top);
   }
 
   template <int R, int T>
@@ -454,6 +466,7 @@ struct Q6KGroups {
                                                   const uint8_t* const* xs, I (&dots)[R][T]) {
     const size_t at = half_offset<V>(h, 4);
     DotRun<V, 63, R, T> run(dots);
+#pragma GCC unroll 4
     for (int k = 0; k < 4; ++k) {
       for (int r = 0; r < R; ++r) {
         const I w = values(quants[r] + 3 * 64 * part + at, k);
