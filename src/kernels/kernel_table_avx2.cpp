@@ -2,7 +2,11 @@
 #include "kernels/interleave.h"
 #include "kernels/kernel_table.h"
 #include "kernels/matmul_kernels_avx2.h"
+#include "kernels/ops_activation.h"
+#include "kernels/ops_delta_rule.h"
 #include "kernels/ops_low_rank.h"
+#include "kernels/ops_norm.h"
+#include "kernels/ops_softmax.h"
 
 namespace ingot::kernels {
 
@@ -23,6 +27,13 @@ void add_avx2_kernels(KernelTable& t) {
     }
   }
   t.interleave_row = interleave_activation_row;
+  t.rms_norm = avx2::rms_norm;
+  t.silu = avx2::silu;
+  t.gelu = avx2::gelu;
+  t.swiglu = avx2::swiglu;
+  t.softmax = avx2::softmax;
+  t.delta_rule_step = avx2::delta_rule_step;
+  t.delta_rule_chunk = avx2::delta_rule_chunk;
   t.attention_accumulate = avx2::attention_accumulate;
   t.add_low_rank = avx2::add_low_rank;
 }

@@ -4,6 +4,7 @@
 #include <cmath>
 
 #include "kernels/ops_attention.h"
+#include "kernels/ops_vector_math_avx2.h"
 
 // The AVX-512 path's algorithm (ops_attention_avx512.cpp) on 8-lane
 // vectors, for CPUs without AVX-512: eight positions per step.
@@ -12,28 +13,6 @@ namespace {
 
 constexpr int64_t kStep = 8;
 constexpr int kMaxHeads = 8;
-
-// e^x: x = k ln2 + r, e^r by its Taylor polynomial to r^7, 2^k built in
-// the exponent bits (k is clamped to the normal range first).
-inline __m256 exp_ps(__m256 x) {
-  x = _mm256_max_ps(x, _mm256_set1_ps(-87.0f));
-  x = _mm256_min_ps(x, _mm256_set1_ps(88.0f));
-  const __m256 k = _mm256_round_ps(_mm256_mul_ps(x, _mm256_set1_ps(1.44269504088896341f)),
-                                   _MM_FROUND_TO_NEAREST_INT | _MM_FROUND_NO_EXC);
-  __m256 r = _mm256_fnmadd_ps(k, _mm256_set1_ps(0.693145751953125f), x);
-  r = _mm256_fnmadd_ps(k, _mm256_set1_ps(1.428606765330187045e-06f), r);
-  __m256 p = _mm256_set1_ps(1.0f / 5040.0f);
-  p = _mm256_fmadd_ps(p, r, _mm256_set1_ps(1.0f / 720.0f));
-  p = _mm256_fmadd_ps(p, r, _mm256_set1_ps(1.0f / 120.0f));
-  p = _mm256_fmadd_ps(p, r, _mm256_set1_ps(1.0f / 24.0f));
-  p = _mm256_fmadd_ps(p, r, _mm256_set1_ps(1.0f / 6.0f));
-  p = _mm256_fmadd_ps(p, r, _mm256_set1_ps(0.5f));
-  p = _mm256_fmadd_ps(p, r, _mm256_set1_ps(1.0f));
-  p = _mm256_fmadd_ps(p, r, _mm256_set1_ps(1.0f));
-  const __m256i exponent =
-      _mm256_slli_epi32(_mm256_add_epi32(_mm256_cvtps_epi32(k), _mm256_set1_epi32(127)), 23);
-  return _mm256_mul_ps(p, _mm256_castsi256_ps(exponent));
-}
 
 // c tanh(s / c), tanh(x) = (e^2x - 1) / (e^2x + 1) with x clamped where
 // tanh is 1 to float precision; s itself when c is 0.
@@ -46,20 +25,6 @@ inline __m256 soft_cap(__m256 s, float c) {
   const __m256 one = _mm256_set1_ps(1.0f);
   return _mm256_mul_ps(_mm256_set1_ps(c),
                        _mm256_div_ps(_mm256_sub_ps(e, one), _mm256_add_ps(e, one)));
-}
-
-inline float horizontal_max(__m256 v) {
-  __m128 m = _mm_max_ps(_mm256_castps256_ps128(v), _mm256_extractf128_ps(v, 1));
-  m = _mm_max_ps(m, _mm_movehl_ps(m, m));
-  m = _mm_max_ss(m, _mm_movehdup_ps(m));
-  return _mm_cvtss_f32(m);
-}
-
-inline float horizontal_sum(__m256 v) {
-  __m128 s = _mm_add_ps(_mm256_castps256_ps128(v), _mm256_extractf128_ps(v, 1));
-  s = _mm_add_ps(s, _mm_movehl_ps(s, s));
-  s = _mm_add_ss(s, _mm_movehdup_ps(s));
-  return _mm_cvtss_f32(s);
 }
 
 // `count` (<= 8) F16 values widened to F32, zeros past them.

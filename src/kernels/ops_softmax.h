@@ -12,6 +12,10 @@ namespace scalar {
 void softmax(float* x, int64_t n);
 }  // namespace scalar
 
+namespace avx2 {
+void softmax(float* x, int64_t n);
+}  // namespace avx2
+
 namespace avx512 {
 void softmax(float* x, int64_t n);
 }  // namespace avx512

@@ -3,6 +3,8 @@
 
 #include <immintrin.h>
 
+#include <cstdint>
+
 #include "kernels/exp_taylor.h"
 
 namespace ingot::kernels::avx512 {
@@ -69,5 +71,41 @@ inline __mmask16 tail_mask(int64_t n) {
 inline __mmask16 lanes(int64_t remaining) {
   return remaining >= 16 ? __mmask16(0xffff) : tail_mask(remaining);
 }
+
+// The Floats policy of ops_float_shape.h: tails under masks.
+struct Floats {
+  using F = __m512;
+  using D = __m512d;
+  static constexpr int64_t kLanes = 16;
+
+  static F load(const float* p) { return _mm512_loadu_ps(p); }
+  static void store(float* p, F v) { _mm512_storeu_ps(p, v); }
+  static F load_part(const float* p, int64_t count, float fill) {
+    return _mm512_mask_loadu_ps(_mm512_set1_ps(fill), tail_mask(count), p);
+  }
+  static void store_part(float* p, F v, int64_t count) {
+    _mm512_mask_storeu_ps(p, tail_mask(count), v);
+  }
+  static F first(F v, int64_t count) { return _mm512_maskz_mov_ps(tail_mask(count), v); }
+  static F broadcast(float x) { return _mm512_set1_ps(x); }
+  static F add(F a, F b) { return _mm512_add_ps(a, b); }
+  static F sub(F a, F b) { return _mm512_sub_ps(a, b); }
+  static F mul(F a, F b) { return _mm512_mul_ps(a, b); }
+  static F max(F a, F b) { return _mm512_max_ps(a, b); }
+  static F fmadd(F a, F b, F c) { return _mm512_fmadd_ps(a, b, c); }
+  static F fnmadd(F a, F b, F c) { return _mm512_fnmadd_ps(a, b, c); }
+  static float reduce_add(F v) { return _mm512_reduce_add_ps(v); }
+  static float reduce_max(F v) { return _mm512_reduce_max_ps(v); }
+  static F exp(F x) { return exp_ps(x); }
+  static F silu(F x) { return silu_ps(x); }
+  static F gelu(F x) { return gelu_ps(x); }
+
+  static D widen_low(F v) { return _mm512_cvtps_pd(_mm512_castps512_ps256(v)); }
+  static D widen_high(F v) { return _mm512_cvtps_pd(_mm512_extractf32x8_ps(v, 1)); }
+  static D zero_d() { return _mm512_setzero_pd(); }
+  static D add_d(D a, D b) { return _mm512_add_pd(a, b); }
+  static D fmadd_d(D a, D b, D c) { return _mm512_fmadd_pd(a, b, c); }
+  static double reduce_add_d(D v) { return _mm512_reduce_add_pd(v); }
+};
 
 }  // namespace ingot::kernels::avx512

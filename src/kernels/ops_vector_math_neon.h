@@ -9,8 +9,11 @@ namespace ingot::kernels::neon {
 
 // e^x to about 2 ulp: x = k ln2 + r with |r| <= ln2/2, e^r by its Taylor
 // polynomial to r^7, 2^k built in the exponent bits (x is clamped first so
-// that k stays in the normal range: e^-87 and e^88 are the ends).
+// that k stays in the normal range: e^-87 and e^88 are the ends). Below the
+// clamp the result is 0, as a float's e^x is there to within its smallest
+// normal value.
 inline float32x4_t exp_ps(float32x4_t x) {
+  const uint32x4_t underflow = vcltq_f32(x, vdupq_n_f32(-87.0f));
   x = vmaxq_f32(x, vdupq_n_f32(-87.0f));
   x = vminq_f32(x, vdupq_n_f32(88.0f));
   const float32x4_t k = vrndnq_f32(vmulq_n_f32(x, 1.44269504088896341f));
@@ -26,7 +29,8 @@ inline float32x4_t exp_ps(float32x4_t x) {
   p = vfmaq_f32(vdupq_n_f32(1.0f), p, r);
   p = vfmaq_f32(vdupq_n_f32(1.0f), p, r);
   const int32x4_t exponent = vshlq_n_s32(vaddq_s32(vcvtq_s32_f32(k), vdupq_n_s32(127)), 23);
-  return vmulq_f32(p, vreinterpretq_f32_s32(exponent));
+  const float32x4_t e = vmulq_f32(p, vreinterpretq_f32_s32(exponent));
+  return vreinterpretq_f32_u32(vbicq_u32(vreinterpretq_u32_f32(e), underflow));
 }
 
 // x / (1 + e^-x)
@@ -55,5 +59,45 @@ inline void store_tail(float* p, float32x4_t v, int64_t count) {
   vst1q_f32(lanes, v);
   for (int64_t i = 0; i < count; ++i) p[i] = lanes[i];
 }
+
+// The Floats policy of ops_float_shape.h: tails through a zeroed vector.
+struct Floats {
+  using F = float32x4_t;
+  using D = float64x2_t;
+  static constexpr int64_t kLanes = 4;
+
+  static F load(const float* p) { return vld1q_f32(p); }
+  static void store(float* p, F v) { vst1q_f32(p, v); }
+  static F load_part(const float* p, int64_t count, float fill) {
+    float lanes[4] = {fill, fill, fill, fill};
+    for (int64_t i = 0; i < count; ++i) lanes[i] = p[i];
+    return vld1q_f32(lanes);
+  }
+  static void store_part(float* p, F v, int64_t count) { store_tail(p, v, count); }
+  static F first(F v, int64_t count) {
+    const int32x4_t index = {0, 1, 2, 3};
+    const uint32x4_t keep = vcltq_s32(index, vdupq_n_s32(static_cast<int32_t>(count)));
+    return vreinterpretq_f32_u32(vandq_u32(vreinterpretq_u32_f32(v), keep));
+  }
+  static F broadcast(float x) { return vdupq_n_f32(x); }
+  static F add(F a, F b) { return vaddq_f32(a, b); }
+  static F sub(F a, F b) { return vsubq_f32(a, b); }
+  static F mul(F a, F b) { return vmulq_f32(a, b); }
+  static F max(F a, F b) { return vmaxq_f32(a, b); }
+  static F fmadd(F a, F b, F c) { return vfmaq_f32(c, a, b); }
+  static F fnmadd(F a, F b, F c) { return vfmsq_f32(c, a, b); }
+  static float reduce_add(F v) { return vaddvq_f32(v); }
+  static float reduce_max(F v) { return vmaxvq_f32(v); }
+  static F exp(F x) { return exp_ps(x); }
+  static F silu(F x) { return silu_ps(x); }
+  static F gelu(F x) { return gelu_ps(x); }
+
+  static D widen_low(F v) { return vcvt_f64_f32(vget_low_f32(v)); }
+  static D widen_high(F v) { return vcvt_high_f64_f32(v); }
+  static D zero_d() { return vdupq_n_f64(0.0); }
+  static D add_d(D a, D b) { return vaddq_f64(a, b); }
+  static D fmadd_d(D a, D b, D c) { return vfmaq_f64(c, a, b); }
+  static double reduce_add_d(D v) { return vaddvq_f64(v); }
+};
 
 }  // namespace ingot::kernels::neon

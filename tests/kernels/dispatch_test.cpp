@@ -99,6 +99,23 @@ TEST(Dispatch, SimdPathsPackTheCommonOperands) {
   }
 }
 
+// Every decode step runs the norms and the activations over whole rows,
+// and Qwen3.5's delta rule over its state: each SIMD path has its own.
+TEST(Dispatch, SimdPathsHaveTheirOwnFloatOps) {
+  const KernelTable& scalar = *kernel_table(Isa::kScalar);
+  for (Isa isa : kAllIsas) {
+    const KernelTable* path = kernel_table(isa);
+    if (isa == Isa::kScalar || path == nullptr) continue;
+    EXPECT_NE(path->rms_norm, scalar.rms_norm) << isa_name(isa);
+    EXPECT_NE(path->silu, scalar.silu) << isa_name(isa);
+    EXPECT_NE(path->gelu, scalar.gelu) << isa_name(isa);
+    EXPECT_NE(path->swiglu, scalar.swiglu) << isa_name(isa);
+    EXPECT_NE(path->softmax, scalar.softmax) << isa_name(isa);
+    EXPECT_NE(path->delta_rule_step, scalar.delta_rule_step) << isa_name(isa);
+    EXPECT_NE(path->delta_rule_chunk, scalar.delta_rule_chunk) << isa_name(isa);
+  }
+}
+
 // Kernels read packed activations written by whichever path is active, so
 // every path's packer must write the scalar reference's exact bytes.
 TEST(Dispatch, EveryPackerMatchesTheScalarBytes) {

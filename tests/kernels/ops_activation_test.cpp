@@ -1,4 +1,4 @@
-// SiLU, GELU and SwiGLU: scalar against the definitions, AVX-512 against scalar on
+// SiLU, GELU and SwiGLU: scalar against the definitions, every SIMD path against scalar on
 // awkward lengths.
 
 #include "kernels/ops_activation.h"

@@ -1,4 +1,4 @@
-// Softmax: scalar against known values, AVX-512 against scalar.
+// Softmax: scalar against known values, every SIMD path against scalar.
 
 #include "kernels/ops_softmax.h"
 
@@ -35,6 +35,23 @@ TEST(Softmax, EveryPathMatchesScalar) {
       scalar::softmax(expected.data(), n);
       path->softmax(actual.data(), n);
       expect_close(actual, expected, 1e-6f);
+    }
+  }
+}
+
+// Masked entries (-inf) and ones far below the max get exactly zero on
+// every path, wherever they fall in a register or its tail: AVX2 and NEON
+// build 2^k in the exponent bits and must not leave e^-87 there.
+TEST(Softmax, FarBelowTheMaxIsExactlyZeroOnEveryPath) {
+  for (const KernelTable* path : testing::vector_paths()) {
+    SCOPED_TRACE(isa_name(path->isa));
+    for (int64_t n : kAwkwardLengths) {
+      std::vector<float> x(n, -INFINITY);
+      for (int64_t i = 1; i < n; i += 3) x[i] = -200.0f;
+      x[n / 2] = 3.0f;
+      path->softmax(x.data(), n);
+      for (int64_t i = 0; i < n; ++i)
+        EXPECT_EQ(x[i], i == n / 2 ? 1.0f : 0.0f) << "n=" << n << " i=" << i;
     }
   }
 }

@@ -1,0 +1,11 @@
+#include "kernels/ops_float_shape.h"
+#include "kernels/ops_softmax.h"
+#include "kernels/ops_vector_math_avx2.h"
+
+namespace ingot::kernels::avx2 {
+
+void softmax(float* x, int64_t n) {
+  softmax_lanes<Floats>(x, n);
+}
+
+}  // namespace ingot::kernels::avx2
