@@ -1,6 +1,6 @@
 #pragma once
 // The constants of the vector paths' e^d in double (exp_pd in
-// ops_vector_math_avx512.h and ops_exp_sum_neon.cpp): d = k ln2 + r with
+// ops_vector_math_<isa>.h): d = k ln2 + r with
 // |r| <= ln2/2 and e^r by its Taylor polynomial to r^13 (the next term is
 // below 2^-57). ln2 is split in two so that k * ln2 subtracts exactly.
 

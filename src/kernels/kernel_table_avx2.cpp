@@ -4,6 +4,7 @@
 #include "kernels/matmul_kernels_avx2.h"
 #include "kernels/ops_activation.h"
 #include "kernels/ops_delta_rule.h"
+#include "kernels/ops_exp_sum.h"
 #include "kernels/ops_low_rank.h"
 #include "kernels/ops_norm.h"
 #include "kernels/ops_softmax.h"
@@ -32,6 +33,8 @@ void add_avx2_kernels(KernelTable& t) {
   t.gelu = avx2::gelu;
   t.swiglu = avx2::swiglu;
   t.softmax = avx2::softmax;
+  t.sum_exp = avx2::sum_exp;
+  t.exp_terms = avx2::exp_terms;
   t.delta_rule_step = avx2::delta_rule_step;
   t.delta_rule_chunk = avx2::delta_rule_chunk;
   t.attention_accumulate = avx2::attention_accumulate;

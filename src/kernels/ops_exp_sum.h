@@ -2,7 +2,7 @@
 // Exponentials in double for sampling's probability masses over a whole
 // vocabulary (150k logits per token): e^(x_i - shift) with x_i - shift
 // taken in float, as the sampler's scalar code takes it, then widened.
-// The AVX-512 and NEON paths are within 2 ulp of std::exp; -inf gives 0,
+// The SIMD paths are within 2 ulp of std::exp; -inf gives 0,
 // NaN stays NaN.
 
 #include <cstdint>
@@ -18,6 +18,11 @@ namespace scalar {
 double sum_exp(const float* x, int64_t n, float shift);
 void exp_terms(const float* x, int64_t n, float shift, double* out);
 }  // namespace scalar
+
+namespace avx2 {
+double sum_exp(const float* x, int64_t n, float shift);
+void exp_terms(const float* x, int64_t n, float shift, double* out);
+}  // namespace avx2
 
 namespace avx512 {
 double sum_exp(const float* x, int64_t n, float shift);

@@ -6,6 +6,7 @@
 
 #include <cstdint>
 
+#include "kernels/exp_taylor.h"
 #include "kernels/horizontal_sum_avx2.h"
 
 namespace ingot::kernels::avx2 {
@@ -35,6 +36,33 @@ inline __m256 exp_ps(__m256 x) {
   const __m256i exponent =
       _mm256_slli_epi32(_mm256_add_epi32(_mm256_cvtps_epi32(k), _mm256_set1_epi32(127)), 23);
   return _mm256_andnot_ps(underflow, _mm256_mul_ps(p, _mm256_castsi256_ps(exponent)));
+}
+
+// 2^k for k (in 32-bit lanes) in the normal exponents' range.
+inline __m256d power_of_two(__m128i k) {
+  return _mm256_castsi256_pd(
+      _mm256_slli_epi64(_mm256_add_epi64(_mm256_cvtepi32_epi64(k), _mm256_set1_epi64x(1023)), 52));
+}
+
+// e^d in double (exp_taylor.h). AVX2 has no scalef, so 2^k is applied as
+// 2^(k/2) 2^(k - k/2), two normal powers, so results that underflow to
+// subnormals or zero round once, as std::exp's do. NaN stays NaN.
+inline __m256d exp_pd(__m256d d) {
+  using namespace exp_taylor;
+  const __m256d nan = _mm256_cmp_pd(d, d, _CMP_UNORD_Q);
+  const __m256d x =
+      _mm256_min_pd(_mm256_max_pd(d, _mm256_set1_pd(-kLimit)), _mm256_set1_pd(kLimit));
+  const __m256d k = _mm256_round_pd(_mm256_mul_pd(x, _mm256_set1_pd(kLog2E)),
+                                    _MM_FROUND_TO_NEAREST_INT | _MM_FROUND_NO_EXC);
+  __m256d r = _mm256_fnmadd_pd(k, _mm256_set1_pd(kLn2High), x);
+  r = _mm256_fnmadd_pd(k, _mm256_set1_pd(kLn2Low), r);
+  __m256d p = _mm256_set1_pd(kInverseFactorials[0]);
+  for (int i = 1; i < kTerms; ++i) p = _mm256_fmadd_pd(p, r, _mm256_set1_pd(kInverseFactorials[i]));
+  const __m128i k_int = _mm256_cvtpd_epi32(k);
+  const __m128i k_half = _mm_srai_epi32(k_int, 1);
+  const __m256d e = _mm256_mul_pd(_mm256_mul_pd(p, power_of_two(k_half)),
+                                  power_of_two(_mm_sub_epi32(k_int, k_half)));
+  return _mm256_blendv_pd(e, d, nan);
 }
 
 // x / (1 + e^-x)
@@ -99,6 +127,8 @@ struct Floats {
   static D zero_d() { return _mm256_setzero_pd(); }
   static D add_d(D a, D b) { return _mm256_add_pd(a, b); }
   static D fmadd_d(D a, D b, D c) { return _mm256_fmadd_pd(a, b, c); }
+  static D exp_d(D d) { return exp_pd(d); }
+  static void store_d(double* p, D v) { _mm256_storeu_pd(p, v); }
   static double reduce_add_d(D v) {
     const __m128d s2 = _mm_add_pd(_mm256_castpd256_pd128(v), _mm256_extractf128_pd(v, 1));
     return _mm_cvtsd_f64(_mm_add_sd(s2, _mm_unpackhi_pd(s2, s2)));

@@ -105,6 +105,8 @@ struct Floats {
   static D zero_d() { return _mm512_setzero_pd(); }
   static D add_d(D a, D b) { return _mm512_add_pd(a, b); }
   static D fmadd_d(D a, D b, D c) { return _mm512_fmadd_pd(a, b, c); }
+  static D exp_d(D d) { return exp_pd(d); }
+  static void store_d(double* p, D v) { _mm512_storeu_pd(p, v); }
   static double reduce_add_d(D v) { return _mm512_reduce_add_pd(v); }
 };
 

@@ -5,6 +5,8 @@
 
 #include <cstdint>
 
+#include "kernels/exp_taylor.h"
+
 namespace ingot::kernels::neon {
 
 // e^x to about 2 ulp: x = k ln2 + r with |r| <= ln2/2, e^r by its Taylor
@@ -31,6 +33,28 @@ inline float32x4_t exp_ps(float32x4_t x) {
   const int32x4_t exponent = vshlq_n_s32(vaddq_s32(vcvtq_s32_f32(k), vdupq_n_s32(127)), 23);
   const float32x4_t e = vmulq_f32(p, vreinterpretq_f32_s32(exponent));
   return vreinterpretq_f32_u32(vbicq_u32(vreinterpretq_u32_f32(e), underflow));
+}
+
+// 2^k for k in the normal exponents' range.
+inline float64x2_t power_of_two(int64x2_t k) {
+  return vreinterpretq_f64_s64(vshlq_n_s64(vaddq_s64(k, vdupq_n_s64(1023)), 52));
+}
+
+// e^d in double (exp_taylor.h). NEON has no scalef, so 2^k is applied as
+// 2^(k/2) 2^(k - k/2), two normal powers, so results that underflow to
+// subnormals or zero round once, as std::exp's do.
+inline float64x2_t exp_pd(float64x2_t d) {
+  using namespace exp_taylor;
+  // NaN passes through max, min and the arithmetic as NaN.
+  const float64x2_t x = vminq_f64(vmaxq_f64(d, vdupq_n_f64(-kLimit)), vdupq_n_f64(kLimit));
+  const float64x2_t k = vrndnq_f64(vmulq_f64(x, vdupq_n_f64(kLog2E)));
+  float64x2_t r = vfmsq_f64(x, k, vdupq_n_f64(kLn2High));
+  r = vfmsq_f64(r, k, vdupq_n_f64(kLn2Low));
+  float64x2_t p = vdupq_n_f64(kInverseFactorials[0]);
+  for (int i = 1; i < kTerms; ++i) p = vfmaq_f64(vdupq_n_f64(kInverseFactorials[i]), p, r);
+  const int64x2_t k_int = vcvtq_s64_f64(k);
+  const int64x2_t k_half = vshrq_n_s64(k_int, 1);
+  return vmulq_f64(vmulq_f64(p, power_of_two(k_half)), power_of_two(vsubq_s64(k_int, k_half)));
 }
 
 // x / (1 + e^-x)
@@ -97,6 +121,8 @@ struct Floats {
   static D zero_d() { return vdupq_n_f64(0.0); }
   static D add_d(D a, D b) { return vaddq_f64(a, b); }
   static D fmadd_d(D a, D b, D c) { return vfmaq_f64(c, a, b); }
+  static D exp_d(D d) { return exp_pd(d); }
+  static void store_d(double* p, D v) { vst1q_f64(p, v); }
   static double reduce_add_d(D v) { return vaddvq_f64(v); }
 };
 

@@ -100,7 +100,8 @@ TEST(Dispatch, SimdPathsPackTheCommonOperands) {
 }
 
 // Every decode step runs the norms and the activations over whole rows,
-// and Qwen3.5's delta rule over its state: each SIMD path has its own.
+// Qwen3.5's delta rule over its state and sampling's exp sums over the
+// vocabulary: each SIMD path has its own.
 TEST(Dispatch, SimdPathsHaveTheirOwnFloatOps) {
   const KernelTable& scalar = *kernel_table(Isa::kScalar);
   for (Isa isa : kAllIsas) {
@@ -111,6 +112,8 @@ TEST(Dispatch, SimdPathsHaveTheirOwnFloatOps) {
     EXPECT_NE(path->gelu, scalar.gelu) << isa_name(isa);
     EXPECT_NE(path->swiglu, scalar.swiglu) << isa_name(isa);
     EXPECT_NE(path->softmax, scalar.softmax) << isa_name(isa);
+    EXPECT_NE(path->sum_exp, scalar.sum_exp) << isa_name(isa);
+    EXPECT_NE(path->exp_terms, scalar.exp_terms) << isa_name(isa);
     EXPECT_NE(path->delta_rule_step, scalar.delta_rule_step) << isa_name(isa);
     EXPECT_NE(path->delta_rule_chunk, scalar.delta_rule_chunk) << isa_name(isa);
   }

@@ -1,4 +1,4 @@
-// Exponential sums for sampling: the AVX-512 path against std::exp, term by
+// Exponential sums for sampling: every SIMD path against std::exp, term by
 // term and summed, over the awkward lengths and the edge values.
 
 #include "kernels/ops_exp_sum.h"
