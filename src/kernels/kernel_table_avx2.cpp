@@ -1,6 +1,7 @@
 // The AVX2 path (AVX2 + FMA + F16C): the kernels it has of its own.
 #include "kernels/interleave.h"
 #include "kernels/kernel_table.h"
+#include "kernels/kv_tiles.h"
 #include "kernels/matmul_kernels_avx2.h"
 #include "kernels/ops_activation.h"
 #include "kernels/ops_delta_rule.h"
@@ -17,6 +18,8 @@ void add_avx2_kernels(KernelTable& t) {
     if (!type) continue;
     if (TileKernel k = avx2_tile_kernel(*type)) t.tiles[id] = k;
     if (PackRowFn p = avx2_pack_row(*type)) t.packers[id] = p;
+    if (WidenKeysFn w = avx2::widen_keys_fn(*type)) t.key_wideners[id] = w;
+    if (WidenValuesFn w = avx2::widen_values_fn(*type)) t.value_wideners[id] = w;
     if (TileKernel k = avx2_interleaved_tile_kernel(*type)) {
       t.tiles[id] = k;
       // Q8_0's kernel here (magnitudes against signed activations, one

@@ -119,6 +119,22 @@ TEST(Dispatch, SimdPathsHaveTheirOwnFloatOps) {
   }
 }
 
+// Attention over a quantized KV cache widens every tile it reads: each
+// SIMD path has its own wideners.
+TEST(Dispatch, SimdPathsWidenQuantizedCaches) {
+  const KernelTable& scalar = *kernel_table(Isa::kScalar);
+  for (Isa isa : kAllIsas) {
+    const KernelTable* path = kernel_table(isa);
+    if (isa == Isa::kScalar || path == nullptr) continue;
+    for (ElementType type : {ElementType::kQ8_0, ElementType::kQ4_0}) {
+      EXPECT_NE(path->widen_keys(type), scalar.widen_keys(type))
+          << isa_name(isa) << " " << element_type_name(type);
+      EXPECT_NE(path->widen_values(type), scalar.widen_values(type))
+          << isa_name(isa) << " " << element_type_name(type);
+    }
+  }
+}
+
 // Kernels read packed activations written by whichever path is active, so
 // every path's packer must write the scalar reference's exact bytes.
 TEST(Dispatch, EveryPackerMatchesTheScalarBytes) {
