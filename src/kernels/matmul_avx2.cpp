@@ -49,6 +49,8 @@ PackRowFn avx2_pack_row(ElementType packed) {
       return pack_q8_0_avx2;
     case ElementType::kQ8_1:
       return pack_q8_1_avx2;
+    case ElementType::kQ8_K:
+      return pack_q8_k_avx2;
     case ElementType::kF16:
       return pack_f16_avx2;
     default:

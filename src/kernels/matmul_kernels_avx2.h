@@ -50,6 +50,7 @@ TileKernel avxvnni_interleaved_tile_kernel(ElementType weight_type);
 
 void pack_q8_0_avx2(const float* x, void* dst, int64_t n);
 void pack_q8_1_avx2(const float* x, void* dst, int64_t n);
+void pack_q8_k_avx2(const float* x, void* dst, int64_t n);
 void pack_f16_avx2(const float* x, void* dst, int64_t n);
 
 }  // namespace ingot::kernels

@@ -30,6 +30,7 @@ void f32_tile_neon(const WeightMatrix& w, const PackedActivations& x, TileRange 
 // ones, or nullptr for another packed type.
 void pack_q8_0_neon(const float* x, void* dst, int64_t n);
 void pack_q8_1_neon(const float* x, void* dst, int64_t n);
+void pack_q8_k_neon(const float* x, void* dst, int64_t n);
 void pack_f16_neon(const float* x, void* dst, int64_t n);
 PackRowFn neon_pack_row(ElementType packed_type);
 

@@ -4,6 +4,9 @@
 // FPCR: round to nearest even, no flush to zero).
 #include <arm_neon.h>
 
+#include <cmath>
+#include <cstring>
+
 #include "kernels/block_formats.h"
 #include "kernels/half.h"
 #include "kernels/matmul_kernels_neon.h"
@@ -44,6 +47,36 @@ void pack_q8_1_neon(const float* x, void* dst, int64_t n) {
   pack_q8_1_rows<pack_q8_block, f32_to_f16>(x, dst, n);
 }
 
+// Q8_K: the element of largest magnitude (the first, on ties) maps to -127.
+void pack_q8_k_neon(const float* x, void* dst, int64_t n) {
+  auto* y = static_cast<BlockQ8_K*>(dst);
+  for (int64_t b = 0; b < n / kQK_K; ++b, x += kQK_K) {
+    float32x4_t vmax = vdupq_n_f32(0.0f);
+    for (int i = 0; i < kQK_K; i += 4) vmax = vmaxq_f32(vmax, vabsq_f32(vld1q_f32(x + i)));
+    const float amax = vmaxvq_f32(vmax);
+    if (amax == 0.0f) {
+      std::memset(&y[b], 0, sizeof(BlockQ8_K));
+      continue;
+    }
+    int first = 0;
+    while (std::fabs(x[first]) != amax) ++first;
+    const float iscale = -127.f / x[first];
+    for (int i = 0; i < kQK_K; i += 16) {
+      int32x4_t q[4];
+      for (int k = 0; k < 4; ++k) {
+        q[k] = vminq_s32(vcvtnq_s32_f32(vmulq_n_f32(vld1q_f32(x + i + 4 * k), iscale)),
+                         vdupq_n_s32(127));
+      }
+      const int16x8_t low = vcombine_s16(vqmovn_s32(q[0]), vqmovn_s32(q[1]));
+      const int16x8_t high = vcombine_s16(vqmovn_s32(q[2]), vqmovn_s32(q[3]));
+      vst1q_s8(y[b].qs + i, vcombine_s8(vqmovn_s16(low), vqmovn_s16(high)));
+      y[b].bsums[i / 16] =
+          static_cast<int16_t>(vaddvq_s32(vaddq_s32(vaddq_s32(q[0], q[1]), vaddq_s32(q[2], q[3]))));
+    }
+    y[b].d = 1 / iscale;
+  }
+}
+
 void pack_f16_neon(const float* x, void* dst, int64_t n) {
   auto* y = static_cast<uint16_t*>(dst);
   int64_t i = 0;
@@ -59,6 +92,8 @@ PackRowFn neon_pack_row(ElementType packed) {
       return pack_q8_0_neon;
     case ElementType::kQ8_1:
       return pack_q8_1_neon;
+    case ElementType::kQ8_K:
+      return pack_q8_k_neon;
     case ElementType::kF16:
       return pack_f16_neon;
     default:

@@ -85,8 +85,9 @@ TEST(Dispatch, Avx2InterleavesQ8_0OnlyInWholeGroups) {
   }
 }
 
-// The activations of the 32-element block types and of F16 are packed on
-// every token by every matmul: each SIMD path has its own packers for them.
+// The activations of the 32-element block types, the super-block types
+// and F16 are packed on every token by every matmul: each SIMD path has
+// its own packers for them.
 TEST(Dispatch, SimdPathsPackTheCommonOperands) {
   const KernelTable& scalar = *kernel_table(Isa::kScalar);
   for (Isa isa : kAllIsas) {
@@ -96,6 +97,9 @@ TEST(Dispatch, SimdPathsPackTheCommonOperands) {
       EXPECT_NE(path->pack_row(type), scalar.pack_row(type))
           << isa_name(isa) << " " << element_type_name(type);
     }
+    // The super-block types' activations.
+    EXPECT_NE(path->pack_row(ElementType::kQ8_K), scalar.pack_row(ElementType::kQ8_K))
+        << isa_name(isa);
   }
 }
 
@@ -158,6 +162,26 @@ TEST(Dispatch, EveryPackerMatchesTheScalarBytes) {
             << isa_name(isa) << " " << element_type_name(type) << " n=" << n;
       }
     }
+  }
+}
+
+// Q8_K maps its signed extreme to -127: where +amax and -amax both occur
+// the first decides the sign of d; an all-zero block packs to zeros.
+TEST(Dispatch, Q8KPackersTakeTheFirstExtremeAndZeroBlocks) {
+  std::vector<float> x = random_floats(3 * 256, 9);
+  for (int64_t i = 0; i < 256; ++i) x[i] = 0.0f;
+  x[256 + 5] = -7.0f;  // block 1: -7 comes first
+  x[256 + 200] = 7.0f;
+  x[512 + 3] = 7.0f;  // block 2: +7 comes first
+  x[512 + 100] = -7.0f;
+  const size_t bytes = *row_bytes(ElementType::kQ8_K, 3 * 256);
+  std::vector<uint8_t> want(bytes);
+  kernel_table(Isa::kScalar)->pack_row(ElementType::kQ8_K)(x.data(), want.data(), 3 * 256);
+  for (Isa isa : kAllIsas) {
+    if (!isa_available(isa)) continue;
+    std::vector<uint8_t> got(bytes, 0xee);
+    kernel_table(isa)->pack_row(ElementType::kQ8_K)(x.data(), got.data(), 3 * 256);
+    EXPECT_EQ(want, got) << isa_name(isa);
   }
 }
 
