@@ -86,7 +86,7 @@ void register_all() {
   const ElementType types[] = {ElementType::kQ4_0, ElementType::kQ8_0, ElementType::kF16,
                                ElementType::kQ4_K, ElementType::kQ6_K, ElementType::kQ5_0,
                                ElementType::kQ4_1, ElementType::kQ5_K, ElementType::kQ3_K,
-                               ElementType::kQ2_K};
+                               ElementType::kQ2_K, ElementType::kIQ4_NL, ElementType::kIQ4_XS};
   for (ElementType type : types) {
     for (Isa isa : kAllIsas) {
       // A path with interleaved kernels also multiplies in the interleaved layout.

@@ -1,12 +1,11 @@
 // The interleaved kernels (matmul_interleaved_shape.h) on AVX2 without
 // VNNI: vpmaddubsw multiplies unsigned by signed bytes into pairs of 16-bit
-// sums, which saturate past 32767, so only the types whose unsigned values
-// stay small take them (Q4_0's and Q4_K's nibbles, MXFP4's values plus 16,
-// Q6_K's 0..63), and Q8_0 as magnitudes against activations given its
-// signs; IQ4_NL and IQ4_XS, offset by 128, keep the block-at-a-time
-// kernels. The pair sums of several dot steps add up in 16
-// bits (as many as cannot saturate for the type's largest value) before
-// vpmaddwd by ones widens them into the lanes.
+// sums, which saturate past 32767, so the types whose unsigned values stay
+// small take them as they are (Q4_0's and Q4_K's nibbles, MXFP4's values
+// plus 16, Q6_K's 0..63), and Q8_0, IQ4_NL and IQ4_XS as magnitudes
+// against activations given their signs. The pair sums of several dot
+// steps add up in 16 bits (as many as cannot saturate for the type's
+// largest value) before vpmaddwd by ones widens them into the lanes.
 #include "kernels/matmul_interleaved_avx2_lanes.h"
 
 namespace ingot::kernels {
@@ -28,6 +27,10 @@ TileKernel avx2_interleaved_tile_kernel(ElementType type) {
   switch (type) {
     case ElementType::kQ4_0:
       return interleaved_or_blocks<Lanes, Q4_0Groups, ElementType::kQ4_0>;
+    case ElementType::kIQ4_NL:
+      return interleaved_or_blocks<Lanes, IQ4_NLGroups, ElementType::kIQ4_NL>;
+    case ElementType::kIQ4_XS:
+      return interleaved_or_blocks<Lanes, IQ4XSGroups, ElementType::kIQ4_XS>;
     case ElementType::kMXFP4:
       return interleaved_or_blocks<Lanes, MXFP4Groups, ElementType::kMXFP4>;
     case ElementType::kQ8_0:

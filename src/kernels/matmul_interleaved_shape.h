@@ -274,15 +274,53 @@ struct Q4_0Groups : ScaledBlockGroups<V, Q4_0Groups<V>> {
 inline constexpr int8_t kIq4NlPlus128[16] = {1,    24,   45,   63,  79,  93,  106, 118,
                                              -127, -115, -103, -90, -75, -59, -39, -15};
 
+// IQ4_NL's values as they are, -127..113.
+inline constexpr int8_t kIq4Nl[16] = {-127, -104, -83, -65, -49, -35, -22, -10,
+                                      1,    13,   25,  38,  53,  69,  89,  113};
+
+// Products of R rows of nibbles indexing a table of signed values with T
+// tokens' activations, for paths that sum 16-bit pairs: a pair of the
+// values plus 128 times activations can pass 32767, so each step
+// multiplies the values' magnitudes by the activations given the values'
+// signs (at most 2 * 127 * 127 a pair; activations never reach -128) and
+// widens at once.
+template <class V, int R, int T>
+inline void signed_table_dots(const uint8_t* const* w, const uint8_t* const* x, int h,
+                              const typename V::I table, typename V::I (&acc)[R][T]) {
+  using I = typename V::I;
+  const size_t at = half_offset<V>(h, 4);
+#pragma GCC unroll 4
+  for (int k = 0; k < 4; ++k) {
+    for (int r = 0; r < R; ++r) {
+      const I q = V::load(w[r] + k * 64 + at);
+      const I lo = V::lookup(table, V::low_nibbles(q));
+      const I hi = V::lookup(table, V::high_nibbles(q));
+      const I lo_abs = V::abs_bytes(lo), hi_abs = V::abs_bytes(hi);
+      for (int t = 0; t < T; ++t) {
+        const I x_lo = V::load(x[t] + kXQuants + k * 64 + at);
+        const I x_hi = V::load(x[t] + kXQuants + (k + 4) * 64 + at);
+        acc[r][t] = V::widen_pairs(acc[r][t], V::pair_products(lo_abs, V::with_signs_of(x_lo, lo)));
+        acc[r][t] = V::widen_pairs(acc[r][t], V::pair_products(hi_abs, V::with_signs_of(x_hi, hi)));
+      }
+    }
+  }
+}
+
+// IQ4_NL: with VNNI its values plus 128 (unsigned), whose offset seeds the
+// sums; where V sums pairs, the signed values (signed_table_dots), no seed.
 template <class V>
 struct IQ4_NLGroups : ScaledBlockGroups<V, IQ4_NLGroups<V>> {
   static constexpr ElementType kType = ElementType::kIQ4_NL;
-  static constexpr int kOffsetShift = 7;  // offset 128
+  static constexpr int kOffsetShift = V::kPairSums ? kNoOffset : 7;  // offset 128
 
   template <int R, int T>
   static inline void dot(const uint8_t* const* w, const uint8_t* const* x, int h,
                          typename V::I (&acc)[R][T]) {
-    nibble_dots<V, R, T, 241>(w, x, h, acc, TableNibbles<V>{V::table(kIq4NlPlus128)});
+    if constexpr (V::kPairSums) {
+      signed_table_dots<V, R, T>(w, x, h, V::table(kIq4Nl), acc);
+    } else {
+      nibble_dots<V, R, T, 241>(w, x, h, acc, TableNibbles<V>{V::table(kIq4NlPlus128)});
+    }
   }
 };
 
@@ -383,8 +421,9 @@ struct Q4KGroups {
 };
 
 // IQ4_XS: each lane is a sub-block with its own scale d * (s - 32) and
-// IQ4_NL's table (plus 128), so the integer dots start from -128 times the
-// activation sums and one float term per (row, token) pair follows. The
+// IQ4_NL's table (its dots: plus 128 and seeded by -128 times the
+// activation sums with VNNI, signed where V sums pairs), so one float term
+// per (row, token) pair follows. The
 // header: the F16 d of each super-block, then the 16 scales less 32.
 template <class V>
 struct IQ4XSGroups {
