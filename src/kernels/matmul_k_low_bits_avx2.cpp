@@ -1,6 +1,7 @@
 // AVX2 kernels for Q2_K and Q3_K weights against Q8_K activations, one
 // 32-element run (two 16-element sub-blocks) per step: vpmaddubsw into
-// 16-bit pairs, vpmaddwd by the sub-block scales. Q3_K enters as q + 4 and
+// 16-bit pairs, vpmaddwd by the sub-block scales (shuffled out of one
+// vector of the block's 16 scales). Q3_K enters as q + 4 and
 // Q2_K's mins come back through the activation bsums, as in the AVX-512
 // version (matmul_k_low_bits_avx512.cpp).
 #include <immintrin.h>
@@ -29,16 +30,17 @@ inline __m256i load32(const void* p) {
 
 // Run j (0..3) of half h: bits 2j..2j+1 of qs[32h + l].
 inline __m256i two_bit_run(const uint8_t* qs, int h, int j) {
-  return _mm256_and_si256(_mm256_srl_epi16(load32(qs + 32 * h), _mm_cvtsi32_si128(2 * j)),
-                          _mm256_set1_epi8(3));
+  return _mm256_and_si256(_mm256_srli_epi16(load32(qs + 32 * h), 2 * j), _mm256_set1_epi8(3));
 }
 
 struct Q2KWeights {
   using Block = BlockQ2_K;
   static constexpr bool kHasMins = true;
   static constexpr int kOffset = 0;
-  static void scales(const Block& b, int16_t out[16]) {
-    for (int s = 0; s < 16; ++s) out[s] = b.scales[s] & 0xf;
+  // The 16 scales (low nibbles) as words.
+  static __m256i scales(const Block& b) {
+    const __m128i bytes = _mm_loadu_si128(reinterpret_cast<const __m128i*>(b.scales));
+    return _mm256_cvtepu8_epi16(_mm_and_si128(bytes, _mm_set1_epi8(0x0f)));
   }
   static __m256i mins(const Block& b) {
     const __m128i bytes = _mm_loadu_si128(reinterpret_cast<const __m128i*>(b.scales));
@@ -51,28 +53,41 @@ struct Q3KWeights {
   using Block = BlockQ3_K;
   static constexpr bool kHasMins = false;
   static constexpr int kOffset = 4;
-  // The 16 six-bit scales minus their bias 32: low nibbles from bytes 0..7,
-  // high bit pairs from bytes 8..11 (not block_formats.h's q3_k_scales: an
-  // inline function compiled here could replace the baseline copy).
-  static void scales(const Block& b, int16_t out[16]) {
+  // The 16 six-bit scales minus their bias 32, as words: low nibbles from
+  // bytes 0..7, high bit pairs from bytes 8..11 (not block_formats.h's
+  // q3_k_scales: an inline function compiled here could replace the
+  // baseline copy).
+  static __m256i scales(const Block& b) {
     const uint32_t a0 = load_u32(b.scales), a1 = load_u32(b.scales + 4),
                    hi = load_u32(b.scales + 8);
     const uint32_t m4 = 0x0f0f0f0fu, m2 = 0x03030303u;
-    const uint32_t packed[4] = {(a0 & m4) | ((hi & m2) << 4), (a1 & m4) | (((hi >> 2) & m2) << 4),
-                                ((a0 >> 4) & m4) | (((hi >> 4) & m2) << 4),
-                                ((a1 >> 4) & m4) | (((hi >> 6) & m2) << 4)};
-    uint8_t bytes[16];
-    std::memcpy(bytes, packed, 16);
-    for (int s = 0; s < 16; ++s) out[s] = static_cast<int16_t>(bytes[s] - 32);
+    const __m128i packed =
+        _mm_setr_epi32(static_cast<int>((a0 & m4) | ((hi & m2) << 4)),
+                       static_cast<int>((a1 & m4) | (((hi >> 2) & m2) << 4)),
+                       static_cast<int>(((a0 >> 4) & m4) | (((hi >> 4) & m2) << 4)),
+                       static_cast<int>(((a1 >> 4) & m4) | (((hi >> 6) & m2) << 4)));
+    return _mm256_cvtepi8_epi16(_mm_sub_epi8(packed, _mm_set1_epi8(32)));
   }
   static __m256i mins(const Block&) { return _mm256_setzero_si256(); }
   // q + 4 in 0..7: the high bit is bit 4h + j of hmask[l].
   static __m256i run(const Block& b, int h, int j) {
-    const __m256i high = _mm256_and_si256(
-        _mm256_srl_epi16(load32(b.hmask), _mm_cvtsi32_si128(4 * h + j)), _mm256_set1_epi8(1));
+    const __m256i high =
+        _mm256_and_si256(_mm256_srli_epi16(load32(b.hmask), 4 * h + j), _mm256_set1_epi8(1));
     return _mm256_or_si256(two_bit_run(b.qs, h, j), _mm256_slli_epi16(high, 2));
   }
 };
+
+// The scales of run j of a half, sub-blocks 2j and 2j + 1 of its eight
+// (`half_scales` holds the half's eight words in both 128-bit lanes): the
+// first in every word of the low lane, the second in every word of the high.
+inline __m256i run_scales(__m256i half_scales, int j) {
+  const char lo = static_cast<char>(4 * j), hi = static_cast<char>(4 * j + 2);
+  const __m256i pick =
+      _mm256_setr_epi8(lo, lo + 1, lo, lo + 1, lo, lo + 1, lo, lo + 1, lo, lo + 1, lo, lo + 1, lo,
+                       lo + 1, lo, lo + 1, hi, hi + 1, hi, hi + 1, hi, hi + 1, hi, hi + 1, hi,
+                       hi + 1, hi, hi + 1, hi, hi + 1, hi, hi + 1);
+  return _mm256_shuffle_epi8(half_scales, pick);
+}
 
 template <class W>
 struct LowBitAvx2 {
@@ -101,9 +116,7 @@ struct LowBitAvx2 {
       prefetch.step(b);
       for (int r = 0; r < R; ++r) {
         const Block& blk = rows[r][b];
-        alignas(32) int16_t sc[16];
-        W::scales(blk, sc);
-        const __m256i scale_words = _mm256_load_si256(reinterpret_cast<const __m256i*>(sc));
+        const __m256i scale_words = W::scales(blk);
         __m256i isum[T], min_sum[T];
         for (int t = 0; t < T; ++t) {
           const __m256i bsums = load32(xs[t][b].bsums);
@@ -111,11 +124,14 @@ struct LowBitAvx2 {
                                        _mm256_set1_epi32(-W::kOffset));
           if constexpr (W::kHasMins) min_sum[t] = _mm256_madd_epi16(W::mins(blk), bsums);
         }
+        // Unrolled whole: as loops, the shifts took their counts from
+        // registers and the sums lived on the stack.
+#pragma GCC unroll 2
         for (int h = 0; h < 2; ++h) {
+          const __m256i half_scales = _mm256_permute4x64_epi64(scale_words, h == 0 ? 0x44 : 0xee);
+#pragma GCC unroll 4
           for (int j = 0; j < 4; ++j) {
-            const int s = 8 * h + 2 * j;  // the run's two sub-blocks
-            const __m256i scales =
-                _mm256_set_m128i(_mm_set1_epi16(sc[s + 1]), _mm_set1_epi16(sc[s]));
+            const __m256i scales = run_scales(half_scales, j);
             const __m256i wq = W::run(blk, h, j);
             for (int t = 0; t < T; ++t) {
               const __m256i xq = load32(xs[t][b].qs + 128 * h + 32 * j);
