@@ -80,12 +80,6 @@ inline __m256 gelu_ps(__m256 x) {
   return _mm256_div_ps(x, _mm256_add_ps(_mm256_set1_ps(1.0f), exp_ps(minus_2z)));
 }
 
-inline float horizontal_max(__m256 v) {
-  const __m128 m4 = _mm_max_ps(_mm256_castps256_ps128(v), _mm256_extractf128_ps(v, 1));
-  const __m128 m2 = _mm_max_ps(m4, _mm_movehl_ps(m4, m4));
-  return _mm_cvtss_f32(_mm_max_ss(m2, _mm_movehdup_ps(m2)));
-}
-
 // All ones in the lanes [0, count), zeros in the rest.
 inline __m256i lanes_below(int64_t count) {
   return _mm256_cmpgt_epi32(_mm256_set1_epi32(static_cast<int>(count)),

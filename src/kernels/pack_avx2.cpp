@@ -6,6 +6,7 @@
 #include <cstring>
 
 #include "kernels/block_formats.h"
+#include "kernels/horizontal_sum_avx2.h"
 #include "kernels/matmul_kernels_avx2.h"
 #include "kernels/pack_q8_rows.h"
 
@@ -14,13 +15,6 @@ namespace {
 
 uint16_t to_f16(float f) {
   return static_cast<uint16_t>(_cvtss_sh(f, _MM_FROUND_TO_NEAREST_INT));
-}
-
-float hmax(__m256 v) {
-  __m128 m = _mm_max_ps(_mm256_castps256_ps128(v), _mm256_extractf128_ps(v, 1));
-  m = _mm_max_ps(m, _mm_movehl_ps(m, m));
-  m = _mm_max_ss(m, _mm_movehdup_ps(m));
-  return _mm_cvtss_f32(m);
 }
 
 // 32 quants in four vectors of eight as bytes, in element order (packs
@@ -49,7 +43,7 @@ int pack_q8_block(const float* x, int8_t* qs, float* d_out) {
     v[i] = _mm256_loadu_ps(x + 8 * i);
     amax = _mm256_max_ps(amax, _mm256_andnot_ps(sign, v[i]));
   }
-  const float max = hmax(amax);
+  const float max = horizontal_max(amax);
   *d_out = max / 127.f;
   const __m256 id = _mm256_set1_ps(max != 0.0f ? 127.f / max : 0.0f);
   __m256i q[4];
@@ -89,7 +83,7 @@ void pack_q8_k_avx2(const float* x, void* dst, int64_t n) {
     for (int i = 0; i < kQK_K; i += 8) {
       vmax = _mm256_max_ps(vmax, _mm256_andnot_ps(sign, _mm256_loadu_ps(x + i)));
     }
-    const float amax = hmax(vmax);
+    const float amax = horizontal_max(vmax);
     if (amax == 0.0f) {
       std::memset(&y[b], 0, sizeof(BlockQ8_K));
       continue;
