@@ -128,7 +128,10 @@ struct LowBitAvx2 {
         // registers and the sums lived on the stack.
 #pragma GCC unroll 2
         for (int h = 0; h < 2; ++h) {
-          const __m256i half_scales = _mm256_permute4x64_epi64(scale_words, h == 0 ? 0x44 : 0xee);
+          // Each branch's immediate is a constant even where the loop is
+          // not unrolled (unoptimized builds).
+          const __m256i half_scales = h == 0 ? _mm256_permute4x64_epi64(scale_words, 0x44)
+                                             : _mm256_permute4x64_epi64(scale_words, 0xee);
 #pragma GCC unroll 4
           for (int j = 0; j < 4; ++j) {
             const __m256i scales = run_scales(half_scales, j);
