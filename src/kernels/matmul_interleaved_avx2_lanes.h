@@ -13,7 +13,7 @@
 
 #include <cstdint>
 
-#include "kernels/horizontal_sum_avx2.h"
+#include "kernels/horizontal_reduce_avx2.h"
 #include "kernels/matmul_interleaved_shape.h"
 #include "kernels/matmul_kernels_avx2.h"
 

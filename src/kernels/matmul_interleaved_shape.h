@@ -274,10 +274,6 @@ struct Q4_0Groups : ScaledBlockGroups<V, Q4_0Groups<V>> {
 inline constexpr int8_t kIq4NlPlus128[16] = {1,    24,   45,   63,  79,  93,  106, 118,
                                              -127, -115, -103, -90, -75, -59, -39, -15};
 
-// IQ4_NL's values as they are, -127..113.
-inline constexpr int8_t kIq4Nl[16] = {-127, -104, -83, -65, -49, -35, -22, -10,
-                                      1,    13,   25,  38,  53,  69,  89,  113};
-
 // Products of R rows of nibbles indexing a table of signed values with T
 // tokens' activations, for paths that sum 16-bit pairs: a pair of the
 // values plus 128 times activations can pass 32767, so each step
@@ -317,7 +313,7 @@ struct IQ4_NLGroups : ScaledBlockGroups<V, IQ4_NLGroups<V>> {
   static inline void dot(const uint8_t* const* w, const uint8_t* const* x, int h,
                          typename V::I (&acc)[R][T]) {
     if constexpr (V::kPairSums) {
-      signed_table_dots<V, R, T>(w, x, h, V::table(kIq4Nl), acc);
+      signed_table_dots<V, R, T>(w, x, h, V::table(kIq4NlValues), acc);
     } else {
       nibble_dots<V, R, T, 241>(w, x, h, acc, TableNibbles<V>{V::table(kIq4NlPlus128)});
     }

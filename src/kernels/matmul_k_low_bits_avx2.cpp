@@ -6,23 +6,16 @@
 // version (matmul_k_low_bits_avx512.cpp).
 #include <immintrin.h>
 
-#include <cstring>
-
 #include "kernels/block_formats.h"
 #include "kernels/f16_table.h"
-#include "kernels/horizontal_sum_avx2.h"
+#include "kernels/horizontal_reduce_avx2.h"
+#include "kernels/k_low_bits_scales_avx2.h"
 #include "kernels/matmul_kernels_avx2.h"
 #include "kernels/prefetch.h"
 #include "kernels/tile_loop.h"
 
 namespace ingot::kernels {
 namespace {
-
-uint32_t load_u32(const uint8_t* p) {
-  uint32_t v;
-  std::memcpy(&v, p, 4);
-  return v;
-}
 
 inline __m256i load32(const void* p) {
   return _mm256_loadu_si256(static_cast<const __m256i*>(p));
@@ -37,15 +30,8 @@ struct Q2KWeights {
   using Block = BlockQ2_K;
   static constexpr bool kHasMins = true;
   static constexpr int kOffset = 0;
-  // The 16 scales (low nibbles) as words.
-  static __m256i scales(const Block& b) {
-    const __m128i bytes = _mm_loadu_si128(reinterpret_cast<const __m128i*>(b.scales));
-    return _mm256_cvtepu8_epi16(_mm_and_si128(bytes, _mm_set1_epi8(0x0f)));
-  }
-  static __m256i mins(const Block& b) {
-    const __m128i bytes = _mm_loadu_si128(reinterpret_cast<const __m128i*>(b.scales));
-    return _mm256_cvtepu8_epi16(_mm_and_si128(_mm_srli_epi16(bytes, 4), _mm_set1_epi8(0x0f)));
-  }
+  static __m256i scales(const Block& b) { return q2_k_scale_words(b); }
+  static __m256i mins(const Block& b) { return q2_k_min_words(b); }
   static __m256i run(const Block& b, int h, int j) { return two_bit_run(b.qs, h, j); }
 };
 
@@ -53,21 +39,7 @@ struct Q3KWeights {
   using Block = BlockQ3_K;
   static constexpr bool kHasMins = false;
   static constexpr int kOffset = 4;
-  // The 16 six-bit scales minus their bias 32, as words: low nibbles from
-  // bytes 0..7, high bit pairs from bytes 8..11 (not block_formats.h's
-  // q3_k_scales: an inline function compiled here could replace the
-  // baseline copy).
-  static __m256i scales(const Block& b) {
-    const uint32_t a0 = load_u32(b.scales), a1 = load_u32(b.scales + 4),
-                   hi = load_u32(b.scales + 8);
-    const uint32_t m4 = 0x0f0f0f0fu, m2 = 0x03030303u;
-    const __m128i packed =
-        _mm_setr_epi32(static_cast<int>((a0 & m4) | ((hi & m2) << 4)),
-                       static_cast<int>((a1 & m4) | (((hi >> 2) & m2) << 4)),
-                       static_cast<int>(((a0 >> 4) & m4) | (((hi >> 4) & m2) << 4)),
-                       static_cast<int>(((a1 >> 4) & m4) | (((hi >> 6) & m2) << 4)));
-    return _mm256_cvtepi8_epi16(_mm_sub_epi8(packed, _mm_set1_epi8(32)));
-  }
+  static __m256i scales(const Block& b) { return q3_k_scale_words(b); }
   static __m256i mins(const Block&) { return _mm256_setzero_si256(); }
   // q + 4 in 0..7: the high bit is bit 4h + j of hmask[l].
   static __m256i run(const Block& b, int h, int j) {

@@ -8,7 +8,7 @@
 
 #include "kernels/block_formats.h"
 #include "kernels/f16_table.h"
-#include "kernels/horizontal_sum_avx2.h"
+#include "kernels/horizontal_reduce_avx2.h"
 #include "kernels/matmul_kernels_avx2.h"
 #include "kernels/prefetch.h"
 #include "kernels/tile_loop.h"

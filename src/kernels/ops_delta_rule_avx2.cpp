@@ -1,7 +1,7 @@
 // The gated delta rule on AVX2: the step and the chunk of
-// ops_delta_rule_chunk.h over eight lanes.
+// ops_delta_rule_shape.h over eight lanes.
 #include "kernels/ops_delta_rule.h"
-#include "kernels/ops_delta_rule_chunk.h"
+#include "kernels/ops_delta_rule_shape.h"
 #include "kernels/ops_vector_math_avx2.h"
 
 namespace ingot::kernels::avx2 {

@@ -9,7 +9,7 @@
 #include <vector>
 
 #include "kernels/ops_delta_rule.h"
-#include "kernels/ops_delta_rule_chunk.h"
+#include "kernels/ops_delta_rule_shape.h"
 #include "kernels/ops_vector_math_avx512.h"
 
 namespace ingot::kernels::avx512 {
@@ -21,25 +21,7 @@ void delta_rule_step(float* state, const float* q, const float* k, const float* 
 
 namespace {
 
-float dot(const float* a, const float* b, int64_t n) {
-  __m512 sum = _mm512_setzero_ps();
-  for (int64_t i = 0; i < n; i += 16) {
-    const __mmask16 m = lanes(n - i);
-    sum = _mm512_fmadd_ps(_mm512_maskz_loadu_ps(m, a + i), _mm512_maskz_loadu_ps(m, b + i), sum);
-  }
-  return _mm512_reduce_add_ps(sum);
-}
-
-// y += a x over n values.
-void add_scaled(float* y, float a, const float* x, int64_t n) {
-  const __m512 av = _mm512_set1_ps(a);
-  for (int64_t j = 0; j < n; j += 16) {
-    const __mmask16 m = lanes(n - j);
-    _mm512_mask_storeu_ps(
-        y + j, m,
-        _mm512_fmadd_ps(av, _mm512_maskz_loadu_ps(m, x + j), _mm512_maskz_loadu_ps(m, y + j)));
-  }
-}
+using Rows = LaneRows<Floats>;
 
 // What a chunk keeps between its passes.
 struct ChunkScratch {
@@ -125,8 +107,8 @@ void solve_deltas(const DeltaRuleRun& run, int64_t n, const float* decays, const
     const float* k_t = run.k + t * run.qkv_stride;
     for (int64_t s = 0; s < t; ++s) {
       const float a = run.beta[t * run.gate_stride] * decays[t * c + s] *
-                      dot(k_t, run.k + s * run.qkv_stride, n);
-      add_scaled(d, -a, deltas + s * n, n);
+                      Rows::dot(k_t, run.k + s * run.qkv_stride, n);
+      Rows::add_scaled(d, -a, deltas + s * n, n);
     }
   }
 }
@@ -146,8 +128,8 @@ void write_outputs(const DeltaRuleRun& run, int64_t n, const float* decays, cons
     }
     const float* q_t = run.q + t * run.qkv_stride;
     for (int64_t s = 0; s <= t; ++s) {
-      const float a = scale * decays[t * c + s] * dot(q_t, run.k + s * run.qkv_stride, n);
-      add_scaled(o, a, deltas + s * n, n);
+      const float a = scale * decays[t * c + s] * Rows::dot(q_t, run.k + s * run.qkv_stride, n);
+      Rows::add_scaled(o, a, deltas + s * n, n);
     }
   }
 }

@@ -1,7 +1,7 @@
 // The gated delta rule on NEON: the step and the chunk of
-// ops_delta_rule_chunk.h over four lanes.
+// ops_delta_rule_shape.h over four lanes.
 #include "kernels/ops_delta_rule.h"
-#include "kernels/ops_delta_rule_chunk.h"
+#include "kernels/ops_delta_rule_shape.h"
 #include "kernels/ops_vector_math_neon.h"
 
 namespace ingot::kernels::neon {

@@ -7,7 +7,7 @@
 #include <cstdint>
 
 #include "kernels/exp_taylor.h"
-#include "kernels/horizontal_sum_avx2.h"
+#include "kernels/horizontal_reduce_avx2.h"
 
 namespace ingot::kernels::avx2 {
 

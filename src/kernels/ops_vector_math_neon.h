@@ -71,20 +71,7 @@ inline float32x4_t gelu_ps(float32x4_t x) {
   return vdivq_f32(x, vaddq_f32(vdupq_n_f32(1.0f), exp_ps(minus_2z)));
 }
 
-// `count` (< 4) floats, zeros past them; and their store.
-inline float32x4_t load_tail(const float* p, int64_t count) {
-  float lanes[4] = {};
-  for (int64_t i = 0; i < count; ++i) lanes[i] = p[i];
-  return vld1q_f32(lanes);
-}
-
-inline void store_tail(float* p, float32x4_t v, int64_t count) {
-  float lanes[4];
-  vst1q_f32(lanes, v);
-  for (int64_t i = 0; i < count; ++i) p[i] = lanes[i];
-}
-
-// The Floats policy of ops_float_shape.h: tails through a zeroed vector.
+// The Floats policy of ops_float_shape.h: tails through a vector on the stack.
 struct Floats {
   using F = float32x4_t;
   using D = float64x2_t;
@@ -97,7 +84,11 @@ struct Floats {
     for (int64_t i = 0; i < count; ++i) lanes[i] = p[i];
     return vld1q_f32(lanes);
   }
-  static void store_part(float* p, F v, int64_t count) { store_tail(p, v, count); }
+  static void store_part(float* p, F v, int64_t count) {
+    float lanes[4];
+    vst1q_f32(lanes, v);
+    for (int64_t i = 0; i < count; ++i) p[i] = lanes[i];
+  }
   static F first(F v, int64_t count) {
     const int32x4_t index = {0, 1, 2, 3};
     const uint32x4_t keep = vcltq_s32(index, vdupq_n_s32(static_cast<int32_t>(count)));

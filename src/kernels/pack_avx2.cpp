@@ -6,7 +6,7 @@
 #include <cstring>
 
 #include "kernels/block_formats.h"
-#include "kernels/horizontal_sum_avx2.h"
+#include "kernels/horizontal_reduce_avx2.h"
 #include "kernels/matmul_kernels_avx2.h"
 #include "kernels/pack_q8_rows.h"
 
