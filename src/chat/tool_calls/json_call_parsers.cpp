@@ -59,7 +59,7 @@ Outcome ObjectCallParser::feed(char c) {
 
 Outcome ObjectCallParser::begin_value(char) {
   bool is_arguments_key = key_ == "arguments" || key_ == "parameters";
-  if (key_ == "name" && !name_) {
+  if ((key_ == "name" || key_ == "tool_name") && !name_) {
     role_ = Role::kName;
   } else if (is_arguments_key && !arguments_seen_) {
     role_ = Role::kArguments;

@@ -1,6 +1,7 @@
 #pragma once
 // Calls written as JSON: an object {"name": ..., "arguments": {...}} (or
-// "parameters", Llama's word), and an array of such objects. The object form
+// "parameters", Llama's and Cohere's word; Cohere names the call with
+// "tool_name"), and an array of such objects. The object form
 // may also be the generic wrapper {"tool_calls": [ ...objects... ]}.
 
 #include <memory>

@@ -1,5 +1,6 @@
 #include "chat/tool_calls/tool_call_family.h"
 
+#include <algorithm>
 #include <cctype>
 
 namespace ingot::chat::tool_calls {
@@ -42,22 +43,102 @@ bool is_llama3(std::string_view source) {
 
 }  // namespace
 
+namespace {
+
+struct FamilyName {
+  ToolCallFamily family;
+  std::string_view name;
+};
+
+constexpr FamilyName kFamilyNames[] = {
+    {ToolCallFamily::kGeneric, "generic"},
+    {ToolCallFamily::kHermes, "hermes"},
+    {ToolCallFamily::kLlama3, "llama3"},
+    {ToolCallFamily::kMistralArray, "mistral-array"},
+    {ToolCallFamily::kMistralTagged, "mistral-tagged"},
+    {ToolCallFamily::kHarmony, "harmony"},
+    {ToolCallFamily::kQwen3Coder, "qwen3-coder"},
+    {ToolCallFamily::kSeedOss, "seed-oss"},
+    {ToolCallFamily::kGlm, "glm"},
+    {ToolCallFamily::kHunyuan, "hunyuan"},
+    {ToolCallFamily::kMiniMaxM2, "minimax-m2"},
+    {ToolCallFamily::kDeepSeekDsml, "deepseek-v3.2-dsml"},
+    {ToolCallFamily::kDeepSeekV4Dsml, "deepseek-v4-dsml"},
+    {ToolCallFamily::kMiniCpm, "minicpm"},
+    {ToolCallFamily::kFunctionaryV31, "functionary-v3.1"},
+    {ToolCallFamily::kFunctionaryV32, "functionary-v3.2"},
+    {ToolCallFamily::kDeepSeekR1, "deepseek-r1"},
+    {ToolCallFamily::kDeepSeekV31, "deepseek-v3.1"},
+    {ToolCallFamily::kKimiK2, "kimi-k2"},
+    {ToolCallFamily::kSolarOpen, "solar-open"},
+    {ToolCallFamily::kGemma4, "gemma4"},
+    {ToolCallFamily::kGigaChat31, "gigachat3.1"},
+    {ToolCallFamily::kGigaChat3, "gigachat3"},
+    {ToolCallFamily::kApriel, "apriel"},
+    {ToolCallFamily::kNemotronV2, "nemotron-v2"},
+    {ToolCallFamily::kCommandR7b, "command-r7b"},
+    {ToolCallFamily::kApertus, "apertus"},
+    {ToolCallFamily::kPythonicList, "pythonic"},
+    {ToolCallFamily::kGranite3, "granite3"},
+    {ToolCallFamily::kCommandRPlus, "command-r-plus"},
+};
+
+// Markers only one family's template writes, checked in order (a later
+// family's marker may appear inside an earlier family's template).
+struct Signature {
+  ToolCallFamily family;
+  std::vector<std::string_view> all_of;
+};
+
+const std::vector<Signature>& signatures() {
+  static const std::vector<Signature> kSignatures = {
+      {ToolCallFamily::kDeepSeekDsml, {"DSML", "invoke", "function_calls>"}},
+      {ToolCallFamily::kDeepSeekV4Dsml, {"DSML", "invoke", "tool_calls>"}},
+      {ToolCallFamily::kHunyuan, {"opensource", "arg_key"}},
+      {ToolCallFamily::kMiniMaxM2, {"<minimax:tool_call>", "<invoke name="}},
+      {ToolCallFamily::kSeedOss, {"<seed:tool_call>", "<function=", "<parameter="}},
+      {ToolCallFamily::kGlm, {"<tool_call>", "<arg_key>", "<arg_value>"}},
+      {ToolCallFamily::kQwen3Coder, {"<tool_call>", "<function=", "<parameter="}},
+      {ToolCallFamily::kMiniCpm, {"<function name=", "<param name="}},
+      {ToolCallFamily::kFunctionaryV31, {"<function=", "</function>", "<|start_header_id|>"}},
+      {ToolCallFamily::kFunctionaryV32, {">>>all", "<|start_header_id|>"}},
+      {ToolCallFamily::kDeepSeekR1, {"tool▁call▁begin", "```json"}},
+      {ToolCallFamily::kDeepSeekV31, {"tool▁call▁begin", "tool▁sep"}},
+      {ToolCallFamily::kKimiK2, {"<|tool_call_begin|>", "<|tool_call_argument_begin|>"}},
+      {ToolCallFamily::kSolarOpen, {"<|tool_call:begin|>", "<|tool_call:name|>"}},
+      {ToolCallFamily::kGemma4, {"<|tool_call>", "call:"}},
+      {ToolCallFamily::kGigaChat31, {"<|function_call|>"}},
+      {ToolCallFamily::kGigaChat3, {"'function call'", "role_sep"}},
+      {ToolCallFamily::kApertus, {"<|tools_prefix|>"}},
+      {ToolCallFamily::kApriel, {"<tool_calls>["}},
+      {ToolCallFamily::kNemotronV2, {"<TOOLCALL>"}},
+      {ToolCallFamily::kCommandR7b, {"<|START_ACTION|>"}},
+      {ToolCallFamily::kPythonicList, {"<|tool_call_start|>"}},
+      // LFM2's templates that list the tools but leave the call syntax to the model.
+      {ToolCallFamily::kPythonicList, {"<|im_start|>", "List of tools: ["}},
+      {ToolCallFamily::kPythonicList, {"<|im_start|>", "List of tools: <|tool_list_start|>"}},
+      {ToolCallFamily::kGranite3, {"<|tool_call|>", "JSON list"}},
+      {ToolCallFamily::kCommandRPlus, {"Action:", "```json", "tool_name"}},
+  };
+  return kSignatures;
+}
+
+}  // namespace
+
 std::string_view family_name(ToolCallFamily family) {
-  switch (family) {
-    case ToolCallFamily::kGeneric:
-      return "generic";
-    case ToolCallFamily::kHermes:
-      return "hermes";
-    case ToolCallFamily::kLlama3:
-      return "llama3";
-    case ToolCallFamily::kMistralArray:
-      return "mistral-array";
-    case ToolCallFamily::kMistralTagged:
-      return "mistral-tagged";
-    case ToolCallFamily::kHarmony:
-      return "harmony";
+  for (const FamilyName& entry : kFamilyNames) {
+    if (entry.family == family) return entry.name;
   }
   return "generic";
+}
+
+const std::vector<ToolCallFamily>& all_tool_call_families() {
+  static const std::vector<ToolCallFamily> kAll = [] {
+    std::vector<ToolCallFamily> all;
+    for (const FamilyName& entry : kFamilyNames) all.push_back(entry.family);
+    return all;
+  }();
+  return kAll;
 }
 
 ToolCallFamily detect_tool_call_family(std::string_view source) {
@@ -67,6 +148,11 @@ ToolCallFamily detect_tool_call_family(std::string_view source) {
   }
   if (contains(source, "<|channel|>commentary") && contains(source, "<|call|>")) {
     return ToolCallFamily::kHarmony;
+  }
+  for (const Signature& signature : signatures()) {
+    bool all = std::all_of(signature.all_of.begin(), signature.all_of.end(),
+                           [&](std::string_view marker) { return contains(source, marker); });
+    if (all) return signature.family;
   }
   if (is_hermes(source)) return ToolCallFamily::kHermes;
   if (is_llama3(source)) return ToolCallFamily::kLlama3;

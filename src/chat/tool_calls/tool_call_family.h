@@ -6,6 +6,7 @@
 #include <nlohmann/json.hpp>
 #include <string>
 #include <string_view>
+#include <vector>
 
 namespace ingot::chat::tool_calls {
 
@@ -29,7 +30,67 @@ enum class ToolCallFamily {
   // the arguments' JSON, which the engine's HarmonyChannels passes on as
   // to=functions.NAME<|message|>{...}.
   kHarmony,
+
+  // The families below are written once, as data (call_format.h).
+  // Qwen3-Coder, Qwen3.5, Nemotron 3, StepFun: <tool_call>\n<function=NAME>
+  // \n<parameter=KEY>\nVALUE\n</parameter>...</function>\n</tool_call>.
+  kQwen3Coder,
+  // Seed-OSS: <seed:tool_call><function=NAME><parameter=KEY>VALUE</parameter>...
+  kSeedOss,
+  // GLM 4.5-4.7, Laguna: <tool_call>NAME<arg_key>K</arg_key><arg_value>V</arg_value>...
+  kGlm,
+  // Tencent Hy: GLM's tags with :opensource, inside <tool_calls:opensource>.
+  kHunyuan,
+  // MiniMax M2: <minimax:tool_call><invoke name="NAME"><parameter name="K">V</parameter>...
+  kMiniMaxM2,
+  // DeepSeek V3.2: <｜DSML｜function_calls><｜DSML｜invoke name="NAME">
+  // <｜DSML｜parameter name="K" string="true|false">V</｜DSML｜parameter>...
+  kDeepSeekDsml,
+  // DeepSeek V4: the same inside <｜DSML｜tool_calls>.
+  kDeepSeekV4Dsml,
+  // MiniCPM: <function name="NAME"><param name="K">V</param></function>.
+  kMiniCpm,
+  // Functionary v3.1: <function=NAME>{...}</function>.
+  kFunctionaryV31,
+  // Functionary v3.2: >>>NAME\n{...}, the first >>> written by the prompt;
+  // >>>all\n begins plain text.
+  kFunctionaryV32,
+  // DeepSeek R1: <｜tool▁calls▁begin｜><｜tool▁call▁begin｜>function<｜tool▁sep｜>NAME
+  // \n```json\n{...}\n```<｜tool▁call▁end｜>...<｜tool▁calls▁end｜>.
+  kDeepSeekR1,
+  // DeepSeek V3.1: <｜tool▁call▁begin｜>NAME<｜tool▁sep｜>{...}<｜tool▁call▁end｜>.
+  kDeepSeekV31,
+  // Kimi K2: <|tool_calls_section_begin|><|tool_call_begin|>functions.NAME:IDX
+  // <|tool_call_argument_begin|>{...}<|tool_call_end|>...
+  kKimiK2,
+  // Solar Open:
+  // <|tool_call:begin|>ID<|tool_call:name|>NAME<|tool_call:args|>{...}<|tool_call:end|>.
+  kSolarOpen,
+  // Gemma 4: <|tool_call>call:NAME{key:<|"|>text<|"|>,n:2}<tool_call|>.
+  kGemma4,
+  // GigaChat 3.1: <|function_call|>{"name", "arguments"}.
+  kGigaChat31,
+  // GigaChat 3: function call<|role_sep|>\n{"name", "arguments"}.
+  kGigaChat3,
+  // Apriel: <tool_calls>[{"name", "arguments"}, ...]</tool_calls>.
+  kApriel,
+  // Nemotron Nano v2: <TOOLCALL>[{"name", "arguments"}, ...]</TOOLCALL>.
+  kNemotronV2,
+  // Command R7B, Cohere 2: <|START_ACTION|>[{"tool_call_id", "tool_name",
+  // "parameters"}, ...]<|END_ACTION|>.
+  kCommandR7b,
+  // Apertus: <|tools_prefix|>[{"NAME": {...}}, ...]<|tools_suffix|>.
+  kApertus,
+  // LFM2, LFM2.5: <|tool_call_start|>[name(key=value, ...), ...]<|tool_call_end|>.
+  kPythonicList,
+  // Granite 3.3: <|tool_call|>[{"name", "arguments"}, ...].
+  kGranite3,
+  // Command R+: Action:\n```json\n[{"tool_name", "parameters"}, ...]\n```.
+  kCommandRPlus,
 };
+
+// Every family, in declaration order (for tests and documentation).
+const std::vector<ToolCallFamily>& all_tool_call_families();
 
 std::string_view family_name(ToolCallFamily family);
 

@@ -2,6 +2,8 @@
 
 #include <algorithm>
 
+#include "chat/tool_calls/call_format.h"
+#include "chat/tool_calls/format_call_parser.h"
 #include "chat/tool_calls/json_call_parsers.h"
 #include "chat/tool_calls/marker_call_parsers.h"
 
@@ -24,16 +26,31 @@ std::vector<std::string_view> markers_for(ToolCallFamily family) {
       return {kMistralOpen};
     case ToolCallFamily::kHarmony:
       return {kHarmonyRecipient};
-    case ToolCallFamily::kGeneric:
-      return {};
+    default:
+      break;
   }
-  return {};
+  std::vector<std::string_view> markers;
+  if (const CallFormat* format = call_format(family)) {
+    for (std::string_view marker : {format->section_open, format->call_open}) {
+      if (!marker.empty()) markers.push_back(marker);
+    }
+  }
+  return markers;
 }
 
 }  // namespace
 
-ToolCallStreamParser::ToolCallStreamParser(ToolCallFamily family, ToolCallIdGenerator ids)
-    : family_(family), ids_(std::move(ids)), markers_(markers_for(family)) {}
+ToolCallStreamParser::ToolCallStreamParser(ToolCallFamily family, ToolCallIdGenerator ids,
+                                           ToolSchemas schemas)
+    : family_(family),
+      ids_(std::move(ids)),
+      schemas_(std::move(schemas)),
+      markers_(markers_for(family)) {
+  const CallFormat* format = call_format(family);
+  if (format && format->opens_reply) {
+    start_call("", std::make_unique<FormatCallParser>(*format, false, sink(), schemas_));
+  }
+}
 
 ToolCallStreamParser::~ToolCallStreamParser() = default;
 
@@ -114,6 +131,10 @@ bool ToolCallStreamParser::bare_object_may_start() const {
 }
 
 std::unique_ptr<CallSyntax> ToolCallStreamParser::syntax_after(std::string_view marker) {
+  if (const CallFormat* format = call_format(family_)) {
+    bool section = marker == format->section_open;
+    return std::make_unique<FormatCallParser>(*format, section, sink(), schemas_);
+  }
   if (marker == kHermesOpen) return std::make_unique<HermesCallParser>(sink());
   if (marker == kMistralOpen) return std::make_unique<MistralCallParser>(sink());
   if (marker == kHarmonyRecipient) return std::make_unique<HarmonyCallParser>(sink());
@@ -192,9 +213,9 @@ void ToolCallStreamParser::append_arguments(std::string_view piece) {
   out_.tool_calls.back().arguments.append(piece);
 }
 
-ParsedReply parse_tool_calls(std::string_view reply, ToolCallFamily family,
-                             ToolCallIdGenerator ids) {
-  ToolCallStreamParser parser(family, std::move(ids));
+ParsedReply parse_tool_calls(std::string_view reply, ToolCallFamily family, ToolCallIdGenerator ids,
+                             ToolSchemas schemas) {
+  ToolCallStreamParser parser(family, std::move(ids), std::move(schemas));
   ParsedReply parsed;
   accumulate(parsed, parser.push(reply));
   accumulate(parsed, parser.finish());

@@ -19,6 +19,7 @@
 #include <string_view>
 #include <vector>
 
+#include "chat/tool_calls/argument_typing.h"
 #include "chat/tool_calls/call_syntax.h"
 #include "chat/tool_calls/tool_call_family.h"
 #include "chat/tool_calls/tool_call_id.h"
@@ -28,7 +29,9 @@ namespace ingot::chat::tool_calls {
 
 class ToolCallStreamParser : private CallSink {
  public:
-  ToolCallStreamParser(ToolCallFamily family, ToolCallIdGenerator ids);
+  // `schemas` types the arguments of the syntaxes that write them as text.
+  ToolCallStreamParser(ToolCallFamily family, ToolCallIdGenerator ids,
+                       ToolSchemas schemas = ToolSchemas());
   ~ToolCallStreamParser() override;
 
   ReplyDelta push(std::string_view text);
@@ -54,6 +57,7 @@ class ToolCallStreamParser : private CallSink {
 
   ToolCallFamily family_;
   ToolCallIdGenerator ids_;
+  ToolSchemas schemas_;
   std::vector<std::string_view> markers_;
   ReplyDelta out_;
   std::string queue_;  // bytes to scan; rejected calls put theirs back here
@@ -68,7 +72,7 @@ class ToolCallStreamParser : private CallSink {
 };
 
 // The whole reply at once: the same as pushing it in one piece and finishing.
-ParsedReply parse_tool_calls(std::string_view reply, ToolCallFamily family,
-                             ToolCallIdGenerator ids);
+ParsedReply parse_tool_calls(std::string_view reply, ToolCallFamily family, ToolCallIdGenerator ids,
+                             ToolSchemas schemas = ToolSchemas());
 
 }  // namespace ingot::chat::tool_calls

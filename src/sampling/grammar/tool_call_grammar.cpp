@@ -3,6 +3,8 @@
 #include <cctype>
 #include <string_view>
 
+#include "chat/tool_calls/call_format.h"
+#include "sampling/grammar/format_call_grammar.h"
 #include "sampling/grammar/gbnf_text.h"
 #include "sampling/grammar/json_schema_grammar.h"
 
@@ -12,10 +14,7 @@ namespace {
 using chat::tool_calls::ToolCallFamily;
 using Json = nlohmann::ordered_json;
 
-struct Tool {
-  std::string name;
-  Json parameters;
-};
+using Tool = GrammarTool;
 
 // OpenAI's rule for function names, which also keeps every family's syntax
 // (Mistral's bare name before [ARGS]) unambiguous.
@@ -69,8 +68,7 @@ CallSpelling spelling(ToolCallFamily family) {
       return {"[TOOL_CALLS]", "[ARGS]", ""};
     case ToolCallFamily::kHarmony:
       return {"<|channel|>commentary to=functions.", " <|constrain|>json<|message|>", ""};
-    case ToolCallFamily::kMistralArray:
-    case ToolCallFamily::kGeneric:
+    default:
       return {"{\"name\": \"", "\", \"arguments\": ", "}"};
   }
   return {};
@@ -93,7 +91,7 @@ CallList call_list(ToolCallFamily family) {
       return {"", "", ""};
     case ToolCallFamily::kMistralArray:
       return {"[TOOL_CALLS][", ", ", "]"};
-    case ToolCallFamily::kGeneric:
+    default:
       return {"{\"tool_calls\": [", ", ", "]}"};
   }
   return {};
@@ -110,7 +108,7 @@ std::vector<std::string> triggers(ToolCallFamily family) {
       return {"[TOOL_CALLS]"};
     case ToolCallFamily::kHarmony:
       return {"<|channel|>commentary to=functions."};
-    case ToolCallFamily::kGeneric:
+    default:
       return {"{\"tool_calls\""};
   }
   return {};
@@ -133,6 +131,14 @@ Result<ToolCallGrammar> tool_call_grammar(const ToolCallGrammarOptions& options)
   }
 
   JsonSchemaGrammarBuilder builder;
+  bool one_call = !options.parallel_tool_calls || options.choice == ToolChoice::kFunction;
+  if (const chat::tool_calls::CallFormat* format = chat::tool_calls::call_format(options.family)) {
+    INGOT_ASSIGN_OR_RETURN(std::string root, format_calls_rule(*format, tools, one_call, builder));
+    ToolCallGrammar grammar;
+    if (options.choice == ToolChoice::kAuto) grammar.triggers = format_triggers(*format);
+    grammar.gbnf = builder.build(root);
+    return grammar;
+  }
   CallSpelling spell = spelling(options.family);
   std::string alternatives;
   // Rule names carry the tool's index: names differing only in '_' and '-'
@@ -157,8 +163,7 @@ Result<ToolCallGrammar> tool_call_grammar(const ToolCallGrammarOptions& options)
 
   CallList list = call_list(options.family);
   // A harmony call ends its reply (<|call|> ends the turn): one at most.
-  bool one_call = !options.parallel_tool_calls || options.choice == ToolChoice::kFunction ||
-                  options.family == ToolCallFamily::kHarmony;
+  one_call = one_call || options.family == ToolCallFamily::kHarmony;
   std::string calls = "any-call";
   if (!one_call) calls += " ( " + optional_literal(list.separator) + "any-call )*";
   std::string root = optional_literal(list.open) + calls + " " + optional_literal(list.close);

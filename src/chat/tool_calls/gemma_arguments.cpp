@@ -1,0 +1,148 @@
+#include "chat/tool_calls/gemma_arguments.h"
+
+#include <cctype>
+#include <nlohmann/json.hpp>
+#include <string_view>
+
+#include "chat/tool_calls/argument_typing.h"
+#include "chat/tool_calls/call_syntax.h"
+
+namespace ingot::chat::tool_calls {
+namespace {
+
+constexpr std::string_view kQuote = "<|\"|>";
+constexpr size_t kMaxDepth = 64;
+constexpr size_t kMaxWord = 256;
+
+bool is_word_byte(char c) {
+  return std::isalnum(static_cast<unsigned char>(c)) || c == '_' || c == '-' || c == '.' ||
+         c == '+';
+}
+
+// One byte of a JSON string's content.
+void append_escaped(char c, std::string& json) {
+  std::string quoted = compact_json(nlohmann::ordered_json(std::string(1, c)));
+  // Bytes of a multi-byte character pass as they are; the whole is UTF-8.
+  if (static_cast<unsigned char>(c) >= 0x80) {
+    json += c;
+    return;
+  }
+  json.append(quoted, 1, quoted.size() - 2);
+}
+
+}  // namespace
+
+GemmaArgumentsTranscoder::Status GemmaArgumentsTranscoder::feed(char c, std::string& json) {
+  if (in_string_) return string_byte(c, json);
+  if (!held_.empty() || c == '<') {
+    held_.push_back(c);
+    if (held_ == kQuote) {
+      held_.clear();
+      if (expect_ != Expect::kKey && expect_ != Expect::kKeyOrClose && expect_ != Expect::kValue &&
+          expect_ != Expect::kValueOrClose) {
+        return Status::kInvalid;
+      }
+      string_is_key_ = expect_ == Expect::kKey || expect_ == Expect::kKeyOrClose;
+      in_string_ = true;
+      json += '"';
+      return Status::kMore;
+    }
+    return kQuote.starts_with(held_) ? Status::kMore : Status::kInvalid;
+  }
+  if (in_word_) {
+    if (is_word_byte(c) && word_.size() < kMaxWord) {
+      word_.push_back(c);
+      return Status::kMore;
+    }
+    Status ended = end_word(json);
+    if (ended != Status::kMore) return ended;
+  }
+  return structural(c, json);
+}
+
+GemmaArgumentsTranscoder::Status GemmaArgumentsTranscoder::structural(char c, std::string& json) {
+  if (is_json_space(c)) return Status::kMore;
+  const bool at_value =
+      expect_ == Expect::kValue || expect_ == Expect::kValueOrClose || expect_ == Expect::kOpen;
+  const bool at_key = expect_ == Expect::kKey || expect_ == Expect::kKeyOrClose;
+  if (c == '{' || c == '[') {
+    if (!at_value || stack_.size() >= kMaxDepth) return Status::kInvalid;
+    if (expect_ == Expect::kOpen && c != '{') return Status::kInvalid;
+    stack_.push_back(c);
+    expect_ = c == '{' ? Expect::kKeyOrClose : Expect::kValueOrClose;
+    json += c;
+    return Status::kMore;
+  }
+  if (c == '}' || c == ']') {
+    bool may_close =
+        (c == '}' && (expect_ == Expect::kKeyOrClose || expect_ == Expect::kCommaOrClose) &&
+         !stack_.empty() && stack_.back() == '{') ||
+        (c == ']' && (expect_ == Expect::kValueOrClose || expect_ == Expect::kCommaOrClose) &&
+         !stack_.empty() && stack_.back() == '[');
+    if (!may_close) return Status::kInvalid;
+    stack_.pop_back();
+    json += c;
+    return after_value();
+  }
+  if (c == ',' && expect_ == Expect::kCommaOrClose) {
+    expect_ = stack_.back() == '{' ? Expect::kKey : Expect::kValue;
+    json += c;
+    return Status::kMore;
+  }
+  if (c == ':' && expect_ == Expect::kColon) {
+    expect_ = Expect::kValue;
+    json += c;
+    return Status::kMore;
+  }
+  if (is_word_byte(c) && (at_key || (at_value && expect_ != Expect::kOpen))) {
+    in_word_ = true;
+    word_is_key_ = at_key;
+    word_.assign(1, c);
+    return Status::kMore;
+  }
+  return Status::kInvalid;
+}
+
+GemmaArgumentsTranscoder::Status GemmaArgumentsTranscoder::string_byte(char c, std::string& json) {
+  held_.push_back(c);
+  if (held_ == kQuote) {
+    held_.clear();
+    in_string_ = false;
+    json += '"';
+    if (string_is_key_) {
+      expect_ = Expect::kColon;
+      return Status::kMore;
+    }
+    return after_value();
+  }
+  size_t keep = held_.size();
+  while (keep > 0 && !kQuote.starts_with(std::string_view(held_).substr(held_.size() - keep))) {
+    --keep;
+  }
+  for (size_t i = 0; i < held_.size() - keep; ++i) append_escaped(held_[i], json);
+  held_.erase(0, held_.size() - keep);
+  return Status::kMore;
+}
+
+GemmaArgumentsTranscoder::Status GemmaArgumentsTranscoder::end_word(std::string& json) {
+  in_word_ = false;
+  if (word_is_key_) {
+    json += compact_json(nlohmann::ordered_json(word_));
+    expect_ = Expect::kColon;
+    return Status::kMore;
+  }
+  nlohmann::ordered_json value = nlohmann::ordered_json::parse(word_, nullptr, false);
+  if (value.is_discarded() || value.is_structured() || value.is_string()) {
+    value = nlohmann::ordered_json(word_);
+  }
+  json += compact_json(value);
+  return after_value();
+}
+
+GemmaArgumentsTranscoder::Status GemmaArgumentsTranscoder::after_value() {
+  if (stack_.empty()) return Status::kComplete;
+  expect_ = Expect::kCommaOrClose;
+  return Status::kMore;
+}
+
+}  // namespace ingot::chat::tool_calls

@@ -1,0 +1,334 @@
+#include "sampling/grammar/format_call_grammar.h"
+
+#include <optional>
+
+#include "sampling/grammar/gbnf_text.h"
+
+namespace ingot::sampling::grammar {
+namespace {
+
+using chat::tool_calls::ArgumentsForm;
+using chat::tool_calls::CallFormat;
+using chat::tool_calls::HeaderPiece;
+using Json = nlohmann::ordered_json;
+
+// Between a format's markers the models write a newline or nothing.
+constexpr std::string_view kGap = "\"\\n\"?";
+
+std::string literal(std::string_view text) {
+  return gbnf_literal(text);
+}
+
+// Any text that does not contain `close`: each code point but the close's
+// first, or the close's first code points followed by one that breaks it.
+std::string text_without(std::string_view close) {
+  std::optional<std::u32string> points = decode_utf8(close);
+  std::string rule;
+  std::string tail;
+  for (size_t i = points->size(); i-- > 0;) {
+    std::string other = gbnf_class(complement_ranges({{(*points)[i], (*points)[i]}}));
+    std::string prefix;
+    append_utf8(prefix, (*points)[i]);
+    if (i == points->size() - 1) {
+      tail = other;
+    } else {
+      tail = "( " + other + " | " + literal(prefix) + " " + tail + " )";
+    }
+  }
+  return "( " + tail + " )*";
+}
+
+// Appends each of `parts` to `out`, a space before each.
+void add(std::string& out, std::initializer_list<std::string_view> parts) {
+  for (std::string_view part : parts) {
+    out += ' ';
+    out += part;
+  }
+}
+
+bool is_required(const Json& parameters, const std::string& key) {
+  auto required = parameters.find("required");
+  if (required == parameters.end() || !required->is_array()) return false;
+  for (const Json& name : *required) {
+    if (name == key) return true;
+  }
+  return false;
+}
+
+bool is_string_type(const Json& schema) {
+  auto type = schema.find("type");
+  return type != schema.end() && *type == "string";
+}
+
+// The strings an enum or const allows, when it allows only strings.
+std::optional<std::vector<std::string>> string_choices(const Json& schema) {
+  Json values = schema.contains("enum")    ? schema["enum"]
+                : schema.contains("const") ? Json::array({schema["const"]})
+                                           : Json();
+  if (!values.is_array() || values.empty()) return std::nullopt;
+  std::vector<std::string> choices;
+  for (const Json& value : values) {
+    if (!value.is_string()) return std::nullopt;
+    choices.push_back(value.get<std::string>());
+  }
+  return choices;
+}
+
+// A string argument written as raw text up to `close`: one of its enum's
+// values, or any text (a pattern or format is not enforced there).
+std::string raw_string(const Json& schema, std::string_view close) {
+  if (auto choices = string_choices(schema)) {
+    std::string rule;
+    for (const std::string& choice : *choices) append_separated(rule, " | ", literal(choice));
+    return "( " + rule + " )";
+  }
+  return text_without(close);
+}
+
+bool is_raw_string(const Json& schema) {
+  return is_string_type(schema) || string_choices(schema).has_value();
+}
+
+// Items in order, required ones always, optional ones possibly left out,
+// `separator` between those present.
+std::string separated_sequence(const std::vector<std::pair<std::string, bool>>& items,
+                               std::string_view separator) {
+  if (items.empty()) return "";
+  std::string sep = separator.empty() ? "" : literal(separator) + " ";
+  // The sequence starting at item i, given whether something came before.
+  std::vector<std::string> after_some(items.size() + 1), from_start(items.size() + 1);
+  for (size_t i = items.size(); i-- > 0;) {
+    const auto& [item, required] = items[i];
+    std::string with = sep + item + " " + after_some[i + 1];
+    after_some[i] = required ? with : "( " + with + " )? " + after_some[i + 1];
+    std::string first = item + " " + after_some[i + 1];
+    from_start[i] = required ? first : "( " + first + " | " + from_start[i + 1] + " )";
+    if (!required && from_start[i + 1].empty()) from_start[i] = "( " + first + " )?";
+  }
+  return from_start[0];
+}
+
+class FormatGrammar {
+ public:
+  FormatGrammar(const CallFormat& format, JsonSchemaGrammarBuilder& builder)
+      : format_(format), builder_(builder) {}
+
+  Result<std::string> call(const GrammarTool& tool, const std::string& hint) {
+    switch (format_.arguments) {
+      case ArgumentsForm::kJsonCall:
+      case ArgumentsForm::kJsonCallList:
+      case ArgumentsForm::kNameKeyedList:
+      case ArgumentsForm::kPythonCallList:
+        return self_named_call(tool, hint);
+      default:
+        return named_call(tool, hint);
+    }
+  }
+
+  // What encloses the calls of the self-named list forms.
+  std::string list(const std::string& calls_rule, bool one_call) const {
+    std::string open = literal(format_.call_open);
+    for (const HeaderPiece& piece : format_.header) add(open, {kGap, literal(piece.text)});
+    std::string close;
+    for (std::string_view marker : format_.call_close) add(close, {literal(marker)});
+    bool listed = format_.arguments == ArgumentsForm::kJsonCallList ||
+                  format_.arguments == ArgumentsForm::kNameKeyedList ||
+                  format_.arguments == ArgumentsForm::kPythonCallList;
+    std::string body = calls_rule;
+    if (listed) {
+      if (!one_call) body += " ( \", \" " + calls_rule + " )*";
+      body = "\"[\" " + body + " \"]\"";
+    }
+    return open + " " + std::string(kGap) + " " + body + close;
+  }
+
+ private:
+  Result<std::string> self_named_call(const GrammarTool& tool, const std::string& hint) {
+    if (format_.arguments == ArgumentsForm::kPythonCallList) return python_call(tool, hint);
+    INGOT_ASSIGN_OR_RETURN(std::string arguments,
+                           builder_.add_schema(tool.parameters, "args-" + hint));
+    if (format_.arguments == ArgumentsForm::kNameKeyedList) {
+      return literal("{\"" + tool.name + "\": ") + " " + arguments + " \"}\"";
+    }
+    std::string head = "{\"" + std::string(format_.name_key) + "\": \"" + tool.name + "\", \"" +
+                       std::string(format_.arguments_key) + "\": ";
+    return literal(head) + " " + arguments + " \"}\"";
+  }
+
+  Result<std::string> python_call(const GrammarTool& tool, const std::string& hint) {
+    std::vector<std::pair<std::string, bool>> items;
+    for (const auto& [key, schema] : properties(tool.parameters)) {
+      INGOT_ASSIGN_OR_RETURN(std::string value,
+                             builder_.add_schema(schema, "arg-" + hint + "-" + key));
+      items.emplace_back(literal(key + "=") + " " + value, is_required(tool.parameters, key));
+    }
+    return literal(tool.name + "(") + " " + separated_sequence(items, ", ") + " \")\"";
+  }
+
+  Result<std::string> named_call(const GrammarTool& tool, const std::string& hint) {
+    // Where the prompt wrote the opening, a call's rule starts at its name
+    // and further calls are joined by the opening (format_calls_rule).
+    std::string rule = format_.opens_reply ? "" : literal(format_.call_open);
+    for (const HeaderPiece& piece : format_.header) {
+      add(rule, {kGap, ""});
+      switch (piece.kind) {
+        case HeaderPiece::Kind::kLiteral:
+          rule += literal(piece.text);
+          break;
+        case HeaderPiece::Kind::kName:
+          rule += literal(tool.name);
+          break;
+        case HeaderPiece::Kind::kSkipTo:
+          rule += literal(std::string(format_.skipped_text) + std::string(piece.text));
+          break;
+      }
+    }
+    INGOT_ASSIGN_OR_RETURN(std::string arguments, arguments_rule(tool, hint));
+    add(rule, {kGap, arguments});
+    for (std::string_view marker : format_.call_close) {
+      add(rule, {kGap, literal(marker)});
+    }
+    return rule;
+  }
+
+  Result<std::string> arguments_rule(const GrammarTool& tool, const std::string& hint) {
+    switch (format_.arguments) {
+      case ArgumentsForm::kTagged:
+        return tagged_arguments(tool, hint);
+      case ArgumentsForm::kGemma:
+        return gemma_arguments(tool, hint);
+      default:
+        return builder_.add_schema(tool.parameters, "args-" + hint);
+    }
+  }
+
+  std::vector<std::pair<std::string, Json>> properties(const Json& parameters) {
+    std::vector<std::pair<std::string, Json>> result;
+    auto found = parameters.find("properties");
+    if (found == parameters.end() || !found->is_object()) return result;
+    for (const auto& [key, schema] : found->items()) result.emplace_back(key, schema);
+    return result;
+  }
+
+  Result<std::string> tagged_arguments(const GrammarTool& tool, const std::string& hint) {
+    const auto& tags = format_.tagged;
+    std::vector<std::pair<std::string, bool>> items;
+    for (const auto& [key, schema] : properties(tool.parameters)) {
+      bool text = is_raw_string(schema);
+      std::string item = literal(std::string(tags.key_open) + key + std::string(tags.key_close));
+      if (!tags.attributes_close.empty()) {
+        std::string attributes = text ? " string=\"true\"" : " string=\"false\"";
+        attributes += tags.attributes_close;
+        add(item, {literal(attributes)});
+      }
+      if (!tags.value_open.empty()) add(item, {kGap, literal(tags.value_open)});
+      if (tags.newline_padded) item += " \"\\n\"";
+      if (text) {
+        add(item, {raw_string(schema, tags.value_close)});
+      } else {
+        INGOT_ASSIGN_OR_RETURN(
+            std::string value,
+            builder_.add_schema(schema, "arg-" + hint + "-" + gbnf_rule_name(key)));
+        add(item, {value});
+      }
+      if (tags.newline_padded) item += " \"\\n\"";
+      add(item, {literal(tags.value_close), kGap});
+      items.emplace_back("( " + item + " )", is_required(tool.parameters, key));
+    }
+    return std::string(kGap) + " " + separated_sequence(items, "");
+  }
+
+  Result<std::string> gemma_arguments(const GrammarTool& tool, const std::string& hint) {
+    std::vector<std::pair<std::string, bool>> items;
+    for (const auto& [key, schema] : properties(tool.parameters)) {
+      std::string item = literal(key + ":") + " ";
+      if (is_raw_string(schema)) {
+        item += "\"<|\\\"|>\" " + raw_string(schema, "<|\"|>") + " \"<|\\\"|>\"";
+      } else {
+        auto type = schema.find("type");
+        bool scalar =
+            type != schema.end() && (*type == "integer" || *type == "number" || *type == "boolean");
+        if (scalar) {
+          INGOT_ASSIGN_OR_RETURN(
+              std::string value,
+              builder_.add_schema(schema, "arg-" + hint + "-" + gbnf_rule_name(key)));
+          item += value;
+        } else {
+          item += gemma_value();
+        }
+      }
+      items.emplace_back("( " + item + " )", is_required(tool.parameters, key));
+    }
+    return "\"{\" " + separated_sequence(items, ",") + " \"}\"";
+  }
+
+  // Any value in Gemma 4's encoding, for arguments that are objects or
+  // arrays (their inner schema is not enforced).
+  std::string gemma_value() {
+    if (!gemma_rules_) {
+      builder_.add_rule("gemma-string", "\"<|\\\"|>\" " + text_without("<|\"|>") + " \"<|\\\"|>\"");
+      builder_.add_rule("gemma-key", "[a-zA-Z_] [a-zA-Z0-9_]*");
+      builder_.add_rule("gemma-scalar",
+                        "\"-\"? [0-9]+ (\".\" [0-9]+)? | \"true\" | \"false\" | \"null\"");
+      builder_.add_rule("gemma-value",
+                        "gemma-string | gemma-scalar | \"{\" ( gemma-key \":\" gemma-value ( \",\" "
+                        "gemma-key \":\" gemma-value )* )? \"}\" | \"[\" ( gemma-value ( \",\" "
+                        "gemma-value )* )? \"]\"");
+      gemma_rules_ = true;
+    }
+    return "gemma-value";
+  }
+
+  const CallFormat& format_;
+  JsonSchemaGrammarBuilder& builder_;
+  bool gemma_rules_ = false;
+};
+
+bool self_named(const CallFormat& format) {
+  return format.arguments == ArgumentsForm::kJsonCall ||
+         format.arguments == ArgumentsForm::kJsonCallList ||
+         format.arguments == ArgumentsForm::kNameKeyedList ||
+         format.arguments == ArgumentsForm::kPythonCallList;
+}
+
+}  // namespace
+
+Result<std::string> format_calls_rule(const CallFormat& format,
+                                      const std::vector<GrammarTool>& tools, bool one_call,
+                                      JsonSchemaGrammarBuilder& builder) {
+  FormatGrammar grammar(format, builder);
+  std::string alternatives;
+  for (size_t i = 0; i < tools.size(); ++i) {
+    std::string hint = std::to_string(i) + "-" + gbnf_rule_name(tools[i].name);
+    Result<std::string> call = grammar.call(tools[i], hint);
+    if (!call.ok()) {
+      Error error = call.error();
+      error.add_context("in the parameters of tool '" + tools[i].name + "'");
+      return error;
+    }
+    builder.add_rule("call-" + hint, *call);
+    append_separated(alternatives, " | ", "call-" + hint);
+  }
+  builder.add_rule("any-call", alternatives);
+  one_call = one_call || format.single_call;
+  if (self_named(format)) {
+    std::string list = grammar.list("any-call", one_call);
+    if (one_call || format.arguments != ArgumentsForm::kJsonCall) return list;
+    return list + " ( \"\\n\"? " + list + " )*";
+  }
+  std::string joint = format.opens_reply ? literal(format.call_open) : std::string(kGap);
+  std::string calls = "any-call";
+  if (!one_call) add(calls, {"(", joint, "any-call )*"});
+  if (format.section_open.empty()) return calls;
+  std::string section = literal(format.section_open);
+  add(section, {kGap, calls});
+  if (!format.section_close.empty()) add(section, {kGap, literal(format.section_close)});
+  return section;
+}
+
+std::vector<std::string> format_triggers(const CallFormat& format) {
+  if (!format.section_open.empty()) return {std::string(format.section_open)};
+  return {std::string(format.call_open)};
+}
+
+}  // namespace ingot::sampling::grammar
