@@ -1,5 +1,7 @@
 // `ingot template`: the prompt a chat template makes of a conversation,
-// rendered as the server renders it. --bench measures the render cost.
+// rendered as the server renders it. --bench measures the render cost;
+// --parse-reply reads a raw reply as the server would (reasoning, content
+// and tool calls in the template's own syntax).
 
 #include <chrono>
 #include <cstdio>
@@ -11,7 +13,11 @@
 #include <string>
 
 #include "chat/chat_template.h"
+#include "chat/tool_calls/openai_json.h"
+#include "chat/tool_calls/tool_call_family.h"
+#include "chat/tool_calls/tool_call_stream.h"
 #include "cli/commands.h"
+#include "engine/reasoning_splitter.h"
 #include "gguf/reader.h"
 
 namespace ingot::cli {
@@ -22,7 +28,9 @@ using Json = nlohmann::ordered_json;
 struct TemplateOptions {
   std::string model;
   std::string template_file;
+  std::string chat_template_file;  // overrides the model's template
   std::string messages_file;
+  std::string reply_file;
   std::string tools_file;
   std::string kwargs = "{}";
   std::string bos_token;
@@ -48,10 +56,12 @@ Result<Json> read_json(const std::string& path) {
 Status load_from_model(const std::string& path, std::string& source, TemplateOptions& options) {
   INGOT_ASSIGN_OR_RETURN(gguf::GgufFile file, gguf::GgufFile::open(path));
   const gguf::Metadata& metadata = file.metadata();
-  if (!metadata.has("tokenizer.chat_template")) {
-    return not_found(path + " has no tokenizer.chat_template; pass --template FILE.jinja");
+  if (options.chat_template_file.empty()) {
+    if (!metadata.has("tokenizer.chat_template")) {
+      return not_found(path + " has no tokenizer.chat_template; pass --chat-template FILE.jinja");
+    }
+    INGOT_ASSIGN_OR_RETURN(source, metadata.get<std::string>("tokenizer.chat_template"));
   }
-  INGOT_ASSIGN_OR_RETURN(source, metadata.get<std::string>("tokenizer.chat_template"));
   auto tokens = metadata.get<std::vector<std::string_view>>("tokenizer.ggml.tokens");
   if (!tokens.ok()) return Status();
   auto token_text = [&](std::string_view key, std::string& out) {
@@ -100,13 +110,45 @@ int fail(const Error& error) {
   return error.kind() == ErrorKind::kTemplateRaised ? 2 : 1;
 }
 
+// The reply's reasoning, content and tool calls as the server answers them
+// (OpenAI's shape: arguments as a JSON string).
+Json parse_reply(const std::string& source, const std::string& reply, const Json& tools) {
+  std::string reasoning;
+  std::string content = reply;
+  if (auto tags = engine::reasoning_tags_for_template(source); tags && !tags->harmony) {
+    // A reply that closes a block it did not open began inside it: the
+    // prompt opened it.
+    bool opened_by_prompt =
+        reply.find(tags->close) != std::string::npos && reply.find(tags->open) == std::string::npos;
+    engine::ReasoningSplitter splitter(*tags, opened_by_prompt);
+    engine::ReasoningSplitter::Output out = splitter.push(reply);
+    engine::ReasoningSplitter::Output rest = splitter.flush();
+    reasoning = out.reasoning + rest.reasoning;
+    content = out.content + rest.content;
+  }
+  namespace calls = chat::tool_calls;
+  calls::ToolCallFamily family = calls::detect_tool_call_family(source);
+  calls::ParsedReply parsed = calls::parse_tool_calls(
+      content, family, calls::ToolCallIdGenerator(0), calls::ToolSchemas(tools));
+  Json tool_calls = Json::array();
+  for (const calls::ToolCall& call : parsed.tool_calls) {
+    tool_calls.push_back(calls::tool_call_json(call));
+  }
+  Json answer = {{"content", parsed.content ? Json(*parsed.content) : Json(nullptr)},
+                 {"reasoning_content", reasoning.empty() ? Json(nullptr) : Json(reasoning)},
+                 {"tool_calls", std::move(tool_calls)}};
+  return answer;
+}
+
 int run(TemplateOptions options) {
   std::string source;
   if (!options.model.empty()) {
     Status status = load_from_model(options.model, source, options);
     if (!status.ok()) return fail(status.error());
-  } else {
-    Result<std::string> text = read_text(options.template_file);
+  }
+  if (!options.template_file.empty() || !options.chat_template_file.empty()) {
+    Result<std::string> text = read_text(options.template_file.empty() ? options.chat_template_file
+                                                                       : options.template_file);
     if (!text.ok()) return fail(text.error());
     source = std::move(text).value();
   }
@@ -138,6 +180,13 @@ int run(TemplateOptions options) {
     if (!tools.ok()) return fail(tools.error());
     input.tools = std::move(tools).value();
   }
+  if (!options.reply_file.empty()) {
+    Result<std::string> reply = read_text(options.reply_file);
+    if (!reply.ok()) return fail(reply.error());
+    Json answer = parse_reply(source, *reply, input.tools.is_array() ? input.tools : Json::array());
+    std::printf("%s\n", answer.dump(2, ' ', false, Json::error_handler_t::replace).c_str());
+    return 0;
+  }
   if (options.bench) {
     Result<std::string> first = chat_template->render(input);
     if (!first.ok()) return fail(first.error());
@@ -164,6 +213,10 @@ void register_template(CLI::App& app, int& exit_code) {
                    ->check(CLI::ExistingFile);
   model->excludes(tmpl);
   command
+      ->add_option("--chat-template", options->chat_template_file,
+                   "A Jinja2 chat template file used instead of the model's own")
+      ->check(CLI::ExistingFile);
+  command
       ->add_option("--messages", options->messages_file,
                    "JSON: a list of OpenAI messages, or a request body with messages/tools "
                    "(default with --bench: a 20-turn conversation)")
@@ -178,12 +231,18 @@ void register_template(CLI::App& app, int& exit_code) {
   command->add_option("--bos", options->bos_token, "BOS token text (default: the model's)");
   command->add_option("--eos", options->eos_token, "EOS token text (default: the model's)");
   command->add_flag("--bench", options->bench, "Measure the render cost (microseconds per render)");
+  command
+      ->add_option("--parse-reply", options->reply_file,
+                   "A raw reply's text: print the content, reasoning and tool calls the server "
+                   "would answer for it, as JSON")
+      ->check(CLI::ExistingFile);
   command->callback([options, &exit_code] {
-    if (options->model.empty() && options->template_file.empty()) {
+    if (options->model.empty() && options->template_file.empty() &&
+        options->chat_template_file.empty()) {
       throw CLI::ValidationError("template", "give --model FILE.gguf or --template FILE.jinja");
     }
-    if (options->messages_file.empty() && !options->bench) {
-      throw CLI::ValidationError("template", "give --messages FILE.json");
+    if (options->messages_file.empty() && !options->bench && options->reply_file.empty()) {
+      throw CLI::ValidationError("template", "give --messages FILE.json or --parse-reply FILE");
     }
     exit_code = run(*options);
   });

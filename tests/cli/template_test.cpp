@@ -5,6 +5,7 @@
 #include <gtest/gtest.h>
 
 #include <fstream>
+#include <nlohmann/json.hpp>
 #include <string>
 
 #include "cli/run_command.h"
@@ -54,6 +55,31 @@ TEST(TemplateCommand, RaiseExceptionExitsWithItsMessage) {
                    "--messages", messages});
   EXPECT_EQ(result.exit_code, 2);
   EXPECT_NE(result.err.find("System role not supported"), std::string::npos) << result.err;
+}
+
+TEST(TemplateCommand, ParseReplyPrintsWhatTheServerWouldAnswer) {
+  INGOT_REQUIRE_SHARED();
+  std::filesystem::path tools = temp_dir() / "tools.json";
+  std::ofstream(tools, std::ios::binary) << R"([{"type": "function", "function": {
+      "name": "get_weather", "parameters": {"type": "object", "properties": {
+        "city": {"type": "string"}, "days": {"type": "integer"}}}}}])";
+  std::filesystem::path reply = temp_dir() / "reply.txt";
+  std::ofstream(reply, std::ios::binary)
+      << "Thinking it over.\n</think>\n\nLet me look.\n<tool_call>\n<function=get_weather>\n"
+         "<parameter=city>\n1984\n</parameter>\n<parameter=days>\n3\n</parameter>\n"
+         "</function>\n</tool_call>";
+  CommandResult result = run_command({ingot_binary(), "template", "--template",
+                                      shared_path("fixtures/templates/Qwen3.5-4B.jinja").string(),
+                                      "--tools", tools.string(), "--parse-reply", reply.string()});
+  EXPECT_EQ(result.exit_code, 0) << result.err;
+  auto answer = nlohmann::json::parse(result.out, nullptr, false);
+  ASSERT_TRUE(answer.is_object()) << result.out;
+  EXPECT_EQ(answer["content"], "Let me look.");
+  EXPECT_EQ(answer["reasoning_content"], "Thinking it over.\n");
+  ASSERT_EQ(answer["tool_calls"].size(), 1u);
+  EXPECT_EQ(answer["tool_calls"][0]["type"], "function");
+  EXPECT_EQ(answer["tool_calls"][0]["function"]["name"], "get_weather");
+  EXPECT_EQ(answer["tool_calls"][0]["function"]["arguments"], R"({"city":"1984","days":3})");
 }
 
 TEST(TemplateCommand, BenchReportsMicrosecondsPerRender) {

@@ -60,6 +60,7 @@ asio::awaitable<void> serve_chat(HttpExchange& exchange, ServingContext& context
   if (!ready.relaxed.empty()) announce_relaxed(exchange, ready.relaxed);
   ToolCallReading tool_calls;
   tool_calls.family = ready.tool_call_family;
+  tool_calls.schemas = ready.tool_schemas;
   tool_calls.id_seed = ready.generation.sampling.seed;
   co_await ticket.wait_turn();
   co_await submit_and_reply(exchange, context, std::move(ready.generation), request,

@@ -100,7 +100,8 @@ class ReplyWriter {
     if (!reply.reasoning.empty()) message["reasoning_content"] = reply.reasoning;
     if (!options_.tool_calls.family) return message;
     tools::ParsedReply parsed =
-        tools::parse_tool_calls(reply.content, *options_.tool_calls.family, options_.call_ids());
+        tools::parse_tool_calls(reply.content, *options_.tool_calls.family, options_.call_ids(),
+                                options_.tool_calls.schemas);
     message["content"] = parsed.content ? ordered_json(*parsed.content) : ordered_json(nullptr);
     if (!parsed.tool_calls.empty()) {
       ordered_json& list = message["tool_calls"] = ordered_json::array();
@@ -187,7 +188,7 @@ asio::awaitable<void> reply_stream(HttpExchange& exchange, ServingContext& conte
                                    const ReplyOptions& options) {
   std::optional<tools::ToolCallStreamParser> call_parser;
   if (options.tool_calls.family)
-    call_parser.emplace(*options.tool_calls.family, options.call_ids());
+    call_parser.emplace(*options.tool_calls.family, options.call_ids(), options.tool_calls.schemas);
   if (!co_await exchange.begin_event_stream()) {
     record_cancelled(exchange, context);
     co_return;

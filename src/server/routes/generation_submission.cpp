@@ -37,7 +37,7 @@ chat::tool_calls::ToolCallIdGenerator ToolCallReading::ids(
 
 chat::tool_calls::ParsedReply ToolCallReading::parse(
     const std::string& content, chat::tool_calls::ToolCallIdStyle dialect) const {
-  if (family) return chat::tool_calls::parse_tool_calls(content, *family, ids(dialect));
+  if (family) return chat::tool_calls::parse_tool_calls(content, *family, ids(dialect), schemas);
   chat::tool_calls::ParsedReply reply;
   reply.content = content;
   return reply;

@@ -8,6 +8,7 @@
 #include <string>
 #include <vector>
 
+#include "chat/tool_calls/argument_typing.h"
 #include "chat/tool_calls/tool_call_family.h"
 #include "chat/tool_calls/tool_call_id.h"
 #include "chat/tool_calls/tool_call_types.h"
@@ -28,6 +29,9 @@ namespace ingot::server {
 struct ToolCallReading {
   std::optional<chat::tool_calls::ToolCallFamily> family;
   uint64_t id_seed = 0;
+  // The offered tools' parameter schemas, which type the arguments of the
+  // syntaxes that write them as text.
+  chat::tool_calls::ToolSchemas schemas;
 
   // Ids in the dialect's style, except where the template insists on
   // Mistral's.

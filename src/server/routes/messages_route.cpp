@@ -61,7 +61,7 @@ asio::awaitable<void> reply_stream(HttpExchange& exchange, ServingContext& conte
                                    const ToolCallReading& calls, int64_t prompt_tokens) {
   MessageEvents writer(identity);
   std::optional<tools::ToolCallStreamParser> parser;
-  if (calls.family) parser.emplace(*calls.family, calls.ids(kIdStyle));
+  if (calls.family) parser.emplace(*calls.family, calls.ids(kIdStyle), calls.schemas);
   engine::Usage prompt_usage;
   prompt_usage.prompt_tokens = prompt_tokens;
   if (!co_await exchange.begin_event_stream() ||
@@ -141,7 +141,8 @@ asio::awaitable<void> serve_messages(HttpExchange& exchange, ServingContext& con
     co_return;
   }
   ChatGeneration& ready = std::get<ChatGeneration>(generation);
-  const ToolCallReading calls{ready.tool_call_family, ready.generation.sampling.seed};
+  const ToolCallReading calls{ready.tool_call_family, ready.generation.sampling.seed,
+                              ready.tool_schemas};
   const int64_t prompt_tokens = static_cast<int64_t>(ready.generation.prompt.size());
   co_await ticket.wait_turn();
   std::unique_ptr<EngineEvents> events =

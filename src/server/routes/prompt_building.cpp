@@ -128,6 +128,7 @@ std::variant<ChatGeneration, ApiError> build_chat_generation(const ChatRequest& 
   // With tool_choice "none" the model is not shown the tools at all, so it
   // has nothing to call.
   if (!request.tools.empty() && request.tool_choice.mode != ToolChoice::Mode::kNone) {
+    result.tool_schemas = chat::tool_calls::ToolSchemas(request.tools);
     if (context.template_renders_tools) {
       input.tools = request.tools;
       result.tool_call_family = context.tool_call_family;

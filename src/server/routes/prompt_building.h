@@ -7,6 +7,7 @@
 #include <type_traits>
 #include <variant>
 
+#include "chat/tool_calls/argument_typing.h"
 #include "engine/generation_request.h"
 #include "server/api_error.h"
 #include "server/http/http_exchange.h"
@@ -21,6 +22,8 @@ struct ChatGeneration {
   // Set when the request offers tools: the reply is parsed for calls
   // written in this family's syntax.
   std::optional<chat::tool_calls::ToolCallFamily> tool_call_family;
+  // The offered tools' parameter schemas (argument_typing.h).
+  chat::tool_calls::ToolSchemas tool_schemas;
   // Schema assertions dropped to make the reply's grammar (reply_grammar.h).
   std::vector<std::string> relaxed;
 };

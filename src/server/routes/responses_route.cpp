@@ -87,7 +87,7 @@ asio::awaitable<void> reply_stream(HttpExchange& exchange, ServingContext& conte
                                    const ResponseFrame& frame, const ToolCallReading& calls) {
   ResponseEvents writer(frame);
   std::optional<tools::ToolCallStreamParser> parser;
-  if (calls.family) parser.emplace(*calls.family, calls.ids(kIdStyle));
+  if (calls.family) parser.emplace(*calls.family, calls.ids(kIdStyle), calls.schemas);
   if (!co_await exchange.begin_event_stream() || !co_await send_events(exchange, writer.start())) {
     record_cancelled(exchange, context);
     co_return;
@@ -183,7 +183,8 @@ asio::awaitable<void> serve_create(HttpExchange& exchange, ServingContext& conte
     co_return;
   }
   ChatGeneration& ready = std::get<ChatGeneration>(generation);
-  const ToolCallReading calls{ready.tool_call_family, ready.generation.sampling.seed};
+  const ToolCallReading calls{ready.tool_call_family, ready.generation.sampling.seed,
+                              ready.tool_schemas};
   co_await ticket.wait_turn();
   std::unique_ptr<EngineEvents> events =
       co_await submit_generation(exchange, context, std::move(ready.generation), std::move(ticket));
