@@ -265,12 +265,16 @@ TEST(PythonLiteral, ReadsWhatStrWrites) {
   EXPECT_FALSE(parse_python_literal(std::string(200, '[')));
 }
 
+ParsedReply parse_qwen3_coder(std::string_view reply) {
+  return parse_tool_calls(reply, ToolCallFamily::kQwen3Coder, ToolCallIdGenerator(1),
+                          ToolSchemas(tools()));
+}
+
 TEST(ToolCallFormats, ATaggedStringThatLooksLikeANumberStaysAString) {
   std::string reply =
       "<tool_call>\n<function=get_weather>\n<parameter=city>\n1234\n</parameter>\n"
       "<parameter=days>\n5\n</parameter>\n</function>\n</tool_call>";
-  ParsedReply parsed = parse_tool_calls(reply, ToolCallFamily::kQwen3Coder, ToolCallIdGenerator(1),
-                                        ToolSchemas(tools()));
+  ParsedReply parsed = parse_qwen3_coder(reply);
   ASSERT_EQ(parsed.tool_calls.size(), 1u);
   EXPECT_EQ(parsed.tool_calls[0].arguments, R"({"city":"1234","days":5})");
 }
@@ -279,8 +283,7 @@ TEST(ToolCallFormats, ACallCutShortStillClosesItsArguments) {
   std::string reply =
       "<tool_call>\n<function=get_weather>\n<parameter=city>\nParis\n</parameter>\n"
       "<parameter=days>\n5";
-  ParsedReply parsed = parse_tool_calls(reply, ToolCallFamily::kQwen3Coder, ToolCallIdGenerator(1),
-                                        ToolSchemas(tools()));
+  ParsedReply parsed = parse_qwen3_coder(reply);
   ASSERT_EQ(parsed.tool_calls.size(), 1u);
   EXPECT_EQ(parsed.tool_calls[0].arguments, R"({"city":"Paris"})");
 }

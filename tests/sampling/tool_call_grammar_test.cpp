@@ -1,7 +1,8 @@
-// Tool-call grammars per family: they parse as GBNF, accept the calls the
-// tool-call parser reads (in the family's own syntax, with arguments valid
-// for the tool's schema) and refuse unknown tools, arguments against the
-// schema, and a second call where only one is allowed.
+// Tool-call grammars per family, the ones written as data among them: they
+// parse as GBNF, accept the calls the tool-call parser reads (in the
+// family's own syntax, with arguments valid for the tool's schema) and
+// refuse unknown tools, arguments against the schema, and a second call
+// where only one is allowed.
 
 #include "sampling/grammar/tool_call_grammar.h"
 
@@ -10,6 +11,7 @@
 #include <string>
 #include <vector>
 
+#include "chat/tool_calls/call_format.h"
 #include "chat/tool_calls/tool_call_stream.h"
 #include "sampling/grammar/gbnf_parser.h"
 #include "sampling/grammar/grammar_matcher.h"
@@ -119,6 +121,107 @@ TEST(ToolCallGrammar, AcceptsWhatTheParserReadsPerFamily) {
     EXPECT_EQ(parsed.tool_calls[0].arguments, R"({"city":"Paris","days":3})");
     EXPECT_EQ(parsed.tool_calls[1].name, "get_time");
     EXPECT_EQ(parsed.tool_calls[1].arguments, R"({"zone":"CET"})");
+  }
+}
+
+struct Spelling {
+  ToolCallFamily family;
+  std::string two;       // get_weather(Paris, 3) then get_time(CET)
+  std::string bad_args;  // days not an integer
+};
+
+std::vector<Spelling> spellings() {
+  return {
+      {ToolCallFamily::kQwen3Coder,
+       "<tool_call>\n<function=get_weather>\n<parameter=city>\nParis <b>\n</parameter>\n"
+       "<parameter=days>\n3\n</parameter>\n</function>\n<function=get_time>\n<parameter=zone>\n"
+       "CET\n</parameter>\n</function>\n</tool_call>",
+       "<tool_call>\n<function=get_weather>\n<parameter=city>\nParis\n</parameter>\n"
+       "<parameter=days>\nthree\n</parameter>\n</function>\n</tool_call>"},
+      {ToolCallFamily::kGlm,
+       "<tool_call>get_weather\n<arg_key>city</arg_key>\n<arg_value>Paris</arg_value>\n"
+       "<arg_key>days</arg_key>\n<arg_value>3</arg_value>\n</tool_call>\n<tool_call>get_time\n"
+       "<arg_key>zone</arg_key>\n<arg_value>CET</arg_value>\n</tool_call>",
+       "<tool_call>get_weather<arg_key>city</arg_key><arg_value>Paris</arg_value>"
+       "<arg_key>days</arg_key><arg_value>3.5</arg_value></tool_call>"},
+      {ToolCallFamily::kMiniMaxM2,
+       "<minimax:tool_call>\n<invoke name=\"get_weather\">\n<parameter name=\"city\">Paris"
+       "</parameter>\n<parameter name=\"days\">3</parameter>\n</invoke>\n<invoke "
+       "name=\"get_time\">\n<parameter name=\"zone\">CET</parameter>\n</invoke>\n"
+       "</minimax:tool_call>",
+       "<minimax:tool_call>\n<invoke name=\"get_time\">\n<parameter name=\"zone\">PST"
+       "</parameter>\n</invoke>\n</minimax:tool_call>"},
+      {ToolCallFamily::kDeepSeekDsml,
+       "<｜DSML｜function_calls>\n<｜DSML｜invoke name=\"get_weather\">\n<｜DSML｜parameter "
+       "name=\"city\" string=\"true\">Paris</｜DSML｜parameter>\n<｜DSML｜parameter name=\"days\" "
+       "string=\"false\">3</｜DSML｜parameter>\n</｜DSML｜invoke>\n<｜DSML｜invoke "
+       "name=\"get_time\">\n<｜DSML｜parameter name=\"zone\" string=\"true\">CET"
+       "</｜DSML｜parameter>\n</｜DSML｜invoke>\n</｜DSML｜function_calls>",
+       "<｜DSML｜function_calls>\n<｜DSML｜invoke name=\"get_weather\">\n<｜DSML｜parameter "
+       "name=\"city\" string=\"true\">Paris</｜DSML｜parameter>\n</｜DSML｜invoke>\n"
+       "</｜DSML｜function_calls>"},
+      {ToolCallFamily::kGemma4,
+       "<|tool_call>call:get_weather{city:<|\"|>Paris<|\"|>,days:3}<tool_call|>"
+       "<|tool_call>call:get_time{zone:<|\"|>CET<|\"|>}<tool_call|>",
+       "<|tool_call>call:get_weather{city:<|\"|>Paris<|\"|>,days:<|\"|>3<|\"|>}<tool_call|>"},
+      {ToolCallFamily::kKimiK2,
+       "<|tool_calls_section_begin|><|tool_call_begin|>functions.get_weather:0"
+       "<|tool_call_argument_begin|>{\"city\": \"Paris\", \"days\": 3}<|tool_call_end|>"
+       "<|tool_call_begin|>functions.get_time:0<|tool_call_argument_begin|>{\"zone\": \"CET\"}"
+       "<|tool_call_end|><|tool_calls_section_end|>",
+       "<|tool_calls_section_begin|><|tool_call_begin|>functions.get_weather:0"
+       "<|tool_call_argument_begin|>{\"city\": \"Paris\"}<|tool_call_end|>"
+       "<|tool_calls_section_end|>"},
+      {ToolCallFamily::kFunctionaryV32,
+       "get_weather\n{\"city\": \"Paris\", \"days\": 3}>>>get_time\n{\"zone\": \"CET\"}",
+       "get_weather\n{\"city\": \"Paris\", \"days\": \"3\"}"},
+      {ToolCallFamily::kCommandR7b,
+       "<|START_ACTION|>[{\"tool_name\": \"get_weather\", \"parameters\": {\"city\": \"Paris\", "
+       "\"days\": 3}}, {\"tool_name\": \"get_time\", \"parameters\": {\"zone\": \"CET\"}}]"
+       "<|END_ACTION|>",
+       "<|START_ACTION|>[{\"tool_name\": \"get_weather\", \"parameters\": {\"city\": \"Paris\"}}]"
+       "<|END_ACTION|>"},
+      {ToolCallFamily::kApertus,
+       "<|tools_prefix|>[{\"get_weather\": {\"city\": \"Paris\", \"days\": 3}}, {\"get_time\": "
+       "{\"zone\": \"CET\"}}]<|tools_suffix|>",
+       "<|tools_prefix|>[{\"get_weather\": {\"city\": \"Paris\", \"days\": 3.5}}]"
+       "<|tools_suffix|>"},
+      {ToolCallFamily::kPythonicList,
+       "<|tool_call_start|>[get_weather(city=\"Paris\", days=3), get_time(zone=\"CET\")]"
+       "<|tool_call_end|>",
+       "<|tool_call_start|>[get_weather(city=\"Paris\")]<|tool_call_end|>"},
+  };
+}
+
+// The families written as data (call_format.h): their own spelling of
+// valid calls is accepted and parses back to the same calls.
+TEST(FormatCallGrammar, AcceptsTheFamilysOwnSpellingAndItParsesBack) {
+  for (const Spelling& s : spellings()) {
+    SCOPED_TRACE(std::string(chat::tool_calls::family_name(s.family)));
+    ToolCallGrammar grammar = build(s.family, ToolChoice::kRequired);
+    EXPECT_TRUE(accepts(grammar, s.two));
+    EXPECT_FALSE(accepts(grammar, s.bad_args));
+    EXPECT_FALSE(accepts(grammar, ""));
+    EXPECT_FALSE(accepts(grammar, "Sure! " + s.two));
+
+    chat::tool_calls::ParsedReply parsed = chat::tool_calls::parse_tool_calls(
+        s.two, s.family, chat::tool_calls::ToolCallIdGenerator(1),
+        chat::tool_calls::ToolSchemas(tools()));
+    ASSERT_EQ(parsed.tool_calls.size(), 2u);
+    EXPECT_EQ(parsed.tool_calls[0].name, "get_weather");
+    EXPECT_EQ(nlohmann::json::parse(parsed.tool_calls[0].arguments)["days"], 3);
+    EXPECT_EQ(parsed.tool_calls[1].arguments, R"({"zone":"CET"})");
+  }
+}
+
+TEST(FormatCallGrammar, EveryDataFamilyHasAGrammarForEachChoice) {
+  for (ToolCallFamily family : chat::tool_calls::all_tool_call_families()) {
+    if (!chat::tool_calls::call_format(family)) continue;
+    SCOPED_TRACE(std::string(chat::tool_calls::family_name(family)));
+    for (ToolChoice choice : {ToolChoice::kRequired, ToolChoice::kAuto}) {
+      Result<std::shared_ptr<const Grammar>> parsed = parse_gbnf(build(family, choice).gbnf);
+      EXPECT_TRUE(parsed.ok()) << parsed.error().describe();
+    }
   }
 }
 

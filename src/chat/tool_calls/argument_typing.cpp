@@ -2,6 +2,8 @@
 
 #include <set>
 
+#include "chat/tool_calls/call_syntax.h"
+#include "chat/tool_calls/json_text.h"
 #include "chat/tool_calls/python_literal.h"
 
 namespace ingot::chat::tool_calls {
@@ -59,13 +61,6 @@ bool admits(const std::set<std::string>& types, const Json& value) {
   return types.contains("integer") && number == static_cast<double>(static_cast<int64_t>(number));
 }
 
-std::string_view trim(std::string_view text) {
-  auto space = [](char c) { return c == ' ' || c == '\n' || c == '\r' || c == '\t'; };
-  while (!text.empty() && space(text.front())) text.remove_prefix(1);
-  while (!text.empty() && space(text.back())) text.remove_suffix(1);
-  return text;
-}
-
 }  // namespace
 
 ToolSchemas::ToolSchemas(const nlohmann::ordered_json& tools) {
@@ -95,16 +90,12 @@ const nlohmann::ordered_json* ToolSchemas::parameter(std::string_view tool,
   return property == properties->end() ? nullptr : &*property;
 }
 
-std::string compact_json(const nlohmann::ordered_json& value) {
-  return value.dump(-1, ' ', false, nlohmann::ordered_json::error_handler_t::replace);
-}
-
 std::string typed_argument(std::string_view text, const nlohmann::ordered_json* schema) {
   std::set<std::string> types;
   if (schema) collect_types(*schema, types);
   const bool only_string = types.size() == 1 && types.contains("string");
   if (!only_string) {
-    std::string_view value = trim(text);
+    std::string_view value = trim_json_space(text);
     Json json = Json::parse(value, nullptr, false);
     if (!json.is_discarded() && admits(types, json) && !(json.is_string() && types.empty())) {
       return compact_json(json);

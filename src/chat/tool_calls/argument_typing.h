@@ -33,7 +33,4 @@ class ToolSchemas {
 // (null: untyped).
 std::string typed_argument(std::string_view text, const nlohmann::ordered_json* schema);
 
-// JSON text, never throwing on bytes that are not UTF-8 (replaced).
-std::string compact_json(const nlohmann::ordered_json& value);
-
 }  // namespace ingot::chat::tool_calls

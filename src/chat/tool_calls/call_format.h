@@ -34,20 +34,26 @@ enum class ArgumentsForm {
   kPythonCallList,  // [name(key=value, ...), ...]
 };
 
+// Whether the arguments' form carries the call's name (the JSON call and
+// list forms), rather than the header.
+bool names_itself(ArgumentsForm form);
+
+// Every member has an initializer, so that a format names only what it sets
+// (designated initializers, call_format.cpp).
 struct CallFormat {
   // A block holding one or more calls; its close may be missing (the turn's
   // end token closes it). Empty when each call stands alone.
-  std::string_view section_open;
-  std::string_view section_close;
+  std::string_view section_open{};
+  std::string_view section_close{};
   // Each call's opening, inside a section or alone in the content.
-  std::string_view call_open;
-  std::vector<HeaderPiece> header;
+  std::string_view call_open{};
+  std::vector<HeaderPiece> header{};
   ArgumentsForm arguments = ArgumentsForm::kJsonObject;
-  TaggedArgumentSpelling tagged;
+  TaggedArgumentSpelling tagged{};
   // Markers after the arguments, each after any whitespace.
-  std::vector<std::string_view> call_close;
+  std::vector<std::string_view> call_close{};
   // A name that is not a call but introduces plain text (Functionary's "all").
-  std::string_view content_name;
+  std::string_view content_name{};
   // The prompt wrote the call's opening: the reply begins after it.
   bool opens_reply = false;
   // The syntax holds one call per reply.

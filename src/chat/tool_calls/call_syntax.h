@@ -44,4 +44,17 @@ inline bool is_json_space(char c) {
   return c == ' ' || c == '\n' || c == '\r' || c == '\t';
 }
 
+inline std::string_view trim_json_space(std::string_view text) {
+  while (!text.empty() && is_json_space(text.front())) text.remove_prefix(1);
+  while (!text.empty() && is_json_space(text.back())) text.remove_suffix(1);
+  return text;
+}
+
+// A byte of a function name as the syntaxes write it: letters, digits,
+// '_', '-' and '.' (namespaced names, Llama's builtin.call).
+inline bool is_name_byte(char c) {
+  return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '_' ||
+         c == '-' || c == '.';
+}
+
 }  // namespace ingot::chat::tool_calls

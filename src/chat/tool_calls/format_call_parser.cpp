@@ -1,9 +1,10 @@
 #include "chat/tool_calls/format_call_parser.h"
 
-#include <cctype>
-
+#include "chat/tool_calls/call_list_parser.h"
+#include "chat/tool_calls/gemma_arguments.h"
 #include "chat/tool_calls/json_call_parsers.h"
 #include "chat/tool_calls/list_call_parsers.h"
+#include "chat/tool_calls/tagged_arguments.h"
 
 namespace ingot::chat::tool_calls {
 namespace {
@@ -11,10 +12,6 @@ namespace {
 // Past these a name or a skipped id is not one: the text was not a call.
 constexpr size_t kMaxName = 256;
 constexpr size_t kMaxSkip = 64;
-
-bool is_name_byte(char c) {
-  return std::isalnum(static_cast<unsigned char>(c)) || c == '_' || c == '-' || c == '.';
-}
 
 }  // namespace
 
@@ -35,17 +32,16 @@ FormatCallParser::FormatCallParser(const CallFormat& format, bool in_section, Ca
 FormatCallParser::~FormatCallParser() = default;
 
 Outcome FormatCallParser::feed(char c) {
-  replay_.push_back(c);
-  while (!replay_.empty()) {
+  Outcome outcome = step(c);
+  while (outcome.progress == Outcome::Progress::kMore && !replay_.empty()) {
     char next = replay_.front();
     replay_.erase(0, 1);
-    Outcome outcome = step(next);
-    if (outcome.progress != Outcome::Progress::kMore) {
-      outcome.spill += std::exchange(replay_, std::string());
-      return outcome;
-    }
+    outcome = step(next);
   }
-  return Outcome::more();
+  if (outcome.progress != Outcome::Progress::kMore) {
+    outcome.spill += std::exchange(replay_, std::string());
+  }
+  return outcome;
 }
 
 void FormatCallParser::replay(std::string_view bytes) {
@@ -85,7 +81,6 @@ void FormatCallParser::begin_call() {
   phase_ = Phase::kHeader;
   piece_ = 0;
   name_.clear();
-  call_open_ = false;
   begin_piece();
   if (format_.header.empty()) end_header();
 }
@@ -96,14 +91,10 @@ void FormatCallParser::begin_piece() {
   name_started_ = false;
   skipped_ = 0;
   if (piece.kind == HeaderPiece::Kind::kLiteral) match_ = LiteralMatch({piece.text});
-  if (piece.kind == HeaderPiece::Kind::kSkipTo) until_ = std::make_unique<TextUntil>(piece.text);
+  if (piece.kind == HeaderPiece::Kind::kSkipTo) until_.emplace(piece.text);
 }
 
 Outcome FormatCallParser::header_byte(char c) {
-  if (piece_ >= format_.header.size()) {
-    replay_.insert(replay_.begin(), c);
-    return end_header();
-  }
   const HeaderPiece& piece = format_.header[piece_];
   switch (piece.kind) {
     case HeaderPiece::Kind::kLiteral:
@@ -144,73 +135,34 @@ Outcome FormatCallParser::header_byte(char c) {
 Outcome FormatCallParser::end_header() {
   phase_ = Phase::kBody;
   if (!format_.content_name.empty() && name_ == format_.content_name) return Outcome::done();
-  switch (format_.arguments) {
-    case ArgumentsForm::kJsonObject:
-      json_ = JsonValueScanner();
-      break;
-    case ArgumentsForm::kTagged:
-      sink_.open_call(name_);
-      call_open_ = true;
-      tagged_ = std::make_unique<TaggedArgumentsParser>(format_.tagged, name_, schemas_, sink_);
-      break;
-    case ArgumentsForm::kGemma:
-      gemma_ = std::make_unique<GemmaArgumentsTranscoder>();
-      break;
-    case ArgumentsForm::kJsonCall:
-      self_named_ = std::make_unique<ObjectCallParser>(sink_, false);
-      break;
-    case ArgumentsForm::kJsonCallList:
-      self_named_ = std::make_unique<ArrayCallParser>(sink_);
-      break;
-    case ArgumentsForm::kNameKeyedList:
-      self_named_ = std::make_unique<NameKeyedListParser>(sink_);
-      break;
-    case ArgumentsForm::kPythonCallList:
-      self_named_ = std::make_unique<PythonCallListParser>(sink_);
-      break;
-  }
+  body_ = make_body();
   return Outcome::more();
 }
 
-Outcome FormatCallParser::body_byte(char c) {
+std::unique_ptr<CallSyntax> FormatCallParser::make_body() {
   switch (format_.arguments) {
-    case ArgumentsForm::kJsonObject: {
-      JsonValueScanner::Step step = json_.feed(c);
-      if (step.status == JsonValueScanner::Status::kInvalid) return Outcome::failed();
-      if (json_.first_byte() != 0 && json_.first_byte() != '{') return Outcome::failed();
-      if (!step.significant) return Outcome::more();
-      if (!call_open_) {
-        sink_.open_call(name_);
-        call_open_ = true;
-      }
-      if (step.consumed) sink_.append_arguments(std::string_view(&c, 1));
-      if (step.status != JsonValueScanner::Status::kComplete) return Outcome::more();
-      return end_body(step.consumed ? std::string() : std::string(1, c));
-    }
-    case ArgumentsForm::kTagged: {
-      Outcome outcome = tagged_->feed(c);
-      if (outcome.progress != Outcome::Progress::kDone) return outcome;
-      return end_body(std::move(outcome.spill));
-    }
-    case ArgumentsForm::kGemma: {
-      std::string json;
-      GemmaArgumentsTranscoder::Status status = gemma_->feed(c, json);
-      if (status == GemmaArgumentsTranscoder::Status::kInvalid) return Outcome::failed();
-      if (!json.empty() && !call_open_) {
-        sink_.open_call(name_);
-        call_open_ = true;
-      }
-      sink_.append_arguments(json);
-      if (status != GemmaArgumentsTranscoder::Status::kComplete) return Outcome::more();
-      return end_body({});
-    }
-    default: {
-      Outcome outcome = self_named_->feed(c);
-      if (outcome.progress != Outcome::Progress::kDone) return outcome;
-      call_open_ = true;
-      return end_body(std::move(outcome.spill));
-    }
+    case ArgumentsForm::kJsonObject:
+      return std::make_unique<JsonArgumentsParser>(sink_, name_);
+    case ArgumentsForm::kTagged:
+      return std::make_unique<TaggedArgumentsParser>(format_.tagged, name_, schemas_, sink_);
+    case ArgumentsForm::kGemma:
+      return std::make_unique<GemmaArgumentsParser>(sink_, name_);
+    case ArgumentsForm::kJsonCall:
+      return json_call_element(sink_);
+    case ArgumentsForm::kJsonCallList:
+      return std::make_unique<CallListParser>(sink_, json_call_element);
+    case ArgumentsForm::kNameKeyedList:
+      return std::make_unique<CallListParser>(sink_, name_keyed_call_element);
+    case ArgumentsForm::kPythonCallList:
+      return std::make_unique<CallListParser>(sink_, python_call_element);
   }
+  return nullptr;
+}
+
+Outcome FormatCallParser::body_byte(char c) {
+  Outcome outcome = body_->feed(c);
+  if (outcome.progress != Outcome::Progress::kDone) return outcome;
+  return end_body(std::move(outcome.spill));
 }
 
 Outcome FormatCallParser::end_body(std::string spill) {
@@ -242,9 +194,7 @@ Outcome FormatCallParser::close_byte(char c) {
 
 Outcome FormatCallParser::end_call(std::string spill) {
   ++calls_;
-  tagged_.reset();
-  gemma_.reset();
-  self_named_.reset();
+  body_.reset();
   if (!in_section_ || format_.single_call) return Outcome::done(std::move(spill));
   phase_ = Phase::kSection;
   match_ = LiteralMatch({format_.call_open, format_.section_close});
@@ -257,12 +207,10 @@ Outcome FormatCallParser::finish() {
     case Phase::kSection:
     case Phase::kHeader:
       return calls_ > 0 ? Outcome::done() : Outcome::failed();
-    case Phase::kBody:
-      if (tagged_) tagged_->finish();
-      if (self_named_ && self_named_->finish().progress == Outcome::Progress::kDone) {
-        call_open_ = true;
-      }
-      return call_open_ || calls_ > 0 ? Outcome::done() : Outcome::failed();
+    case Phase::kBody: {
+      bool opened = body_->finish().progress == Outcome::Progress::kDone;
+      return opened || calls_ > 0 ? Outcome::done() : Outcome::failed();
+    }
     case Phase::kClose:
       return Outcome::done();
   }

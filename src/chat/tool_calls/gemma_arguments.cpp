@@ -4,8 +4,7 @@
 #include <nlohmann/json.hpp>
 #include <string_view>
 
-#include "chat/tool_calls/argument_typing.h"
-#include "chat/tool_calls/call_syntax.h"
+#include "chat/tool_calls/json_text.h"
 
 namespace ingot::chat::tool_calls {
 namespace {
@@ -19,36 +18,22 @@ bool is_word_byte(char c) {
          c == '+';
 }
 
-// One byte of a JSON string's content.
-void append_escaped(char c, std::string& json) {
-  std::string quoted = compact_json(nlohmann::ordered_json(std::string(1, c)));
-  // Bytes of a multi-byte character pass as they are; the whole is UTF-8.
-  if (static_cast<unsigned char>(c) >= 0x80) {
-    json += c;
-    return;
-  }
-  json.append(quoted, 1, quoted.size() - 2);
-}
-
 }  // namespace
 
-GemmaArgumentsTranscoder::Status GemmaArgumentsTranscoder::feed(char c, std::string& json) {
-  if (in_string_) return string_byte(c, json);
-  if (!held_.empty() || c == '<') {
-    held_.push_back(c);
-    if (held_ == kQuote) {
-      held_.clear();
-      if (expect_ != Expect::kKey && expect_ != Expect::kKeyOrClose && expect_ != Expect::kValue &&
-          expect_ != Expect::kValueOrClose) {
-        return Status::kInvalid;
-      }
-      string_is_key_ = expect_ == Expect::kKey || expect_ == Expect::kKeyOrClose;
-      in_string_ = true;
-      json += '"';
-      return Status::kMore;
-    }
-    return kQuote.starts_with(held_) ? Status::kMore : Status::kInvalid;
+Outcome GemmaArgumentsParser::feed(char c) {
+  std::string json;
+  Status status = transcode(c, json);
+  if (status == Status::kInvalid) return Outcome::failed();
+  if (!json.empty() && !opened_) {
+    sink_.open_call(name_);
+    opened_ = true;
   }
+  sink_.append_arguments(json);
+  return status == Status::kComplete ? Outcome::done() : Outcome::more();
+}
+
+GemmaArgumentsParser::Status GemmaArgumentsParser::transcode(char c, std::string& json) {
+  if (string_) return string_byte(c, json);
   if (in_word_) {
     if (is_word_byte(c) && word_.size() < kMaxWord) {
       word_.push_back(c);
@@ -57,10 +42,25 @@ GemmaArgumentsTranscoder::Status GemmaArgumentsTranscoder::feed(char c, std::str
     Status ended = end_word(json);
     if (ended != Status::kMore) return ended;
   }
+  if (!quote_.empty() || c == '<') {
+    quote_.push_back(c);
+    if (quote_ == kQuote) {
+      quote_.clear();
+      if (expect_ != Expect::kKey && expect_ != Expect::kKeyOrClose && expect_ != Expect::kValue &&
+          expect_ != Expect::kValueOrClose) {
+        return Status::kInvalid;
+      }
+      string_is_key_ = expect_ == Expect::kKey || expect_ == Expect::kKeyOrClose;
+      string_.emplace(kQuote);
+      json += '"';
+      return Status::kMore;
+    }
+    return kQuote.starts_with(quote_) ? Status::kMore : Status::kInvalid;
+  }
   return structural(c, json);
 }
 
-GemmaArgumentsTranscoder::Status GemmaArgumentsTranscoder::structural(char c, std::string& json) {
+GemmaArgumentsParser::Status GemmaArgumentsParser::structural(char c, std::string& json) {
   if (is_json_space(c)) return Status::kMore;
   const bool at_value =
       expect_ == Expect::kValue || expect_ == Expect::kValueOrClose || expect_ == Expect::kOpen;
@@ -103,28 +103,21 @@ GemmaArgumentsTranscoder::Status GemmaArgumentsTranscoder::structural(char c, st
   return Status::kInvalid;
 }
 
-GemmaArgumentsTranscoder::Status GemmaArgumentsTranscoder::string_byte(char c, std::string& json) {
-  held_.push_back(c);
-  if (held_ == kQuote) {
-    held_.clear();
-    in_string_ = false;
-    json += '"';
-    if (string_is_key_) {
-      expect_ = Expect::kColon;
-      return Status::kMore;
-    }
-    return after_value();
+GemmaArgumentsParser::Status GemmaArgumentsParser::string_byte(char c, std::string& json) {
+  std::string released;
+  bool closed = string_->feed(c, released);
+  json += json_escape(released);
+  if (!closed) return Status::kMore;
+  string_.reset();
+  json += '"';
+  if (string_is_key_) {
+    expect_ = Expect::kColon;
+    return Status::kMore;
   }
-  size_t keep = held_.size();
-  while (keep > 0 && !kQuote.starts_with(std::string_view(held_).substr(held_.size() - keep))) {
-    --keep;
-  }
-  for (size_t i = 0; i < held_.size() - keep; ++i) append_escaped(held_[i], json);
-  held_.erase(0, held_.size() - keep);
-  return Status::kMore;
+  return after_value();
 }
 
-GemmaArgumentsTranscoder::Status GemmaArgumentsTranscoder::end_word(std::string& json) {
+GemmaArgumentsParser::Status GemmaArgumentsParser::end_word(std::string& json) {
   in_word_ = false;
   if (word_is_key_) {
     json += compact_json(nlohmann::ordered_json(word_));
@@ -139,7 +132,7 @@ GemmaArgumentsTranscoder::Status GemmaArgumentsTranscoder::end_word(std::string&
   return after_value();
 }
 
-GemmaArgumentsTranscoder::Status GemmaArgumentsTranscoder::after_value() {
+GemmaArgumentsParser::Status GemmaArgumentsParser::after_value() {
   if (stack_.empty()) return Status::kComplete;
   expect_ = Expect::kCommaOrClose;
   return Status::kMore;

@@ -2,6 +2,8 @@
 
 #include <nlohmann/json.hpp>
 
+#include "chat/tool_calls/call_list_parser.h"
+
 namespace ingot::chat::tool_calls {
 
 ObjectCallParser::ObjectCallParser(CallSink& sink, bool allow_wrapper)
@@ -79,7 +81,7 @@ Outcome ObjectCallParser::value_byte(char c) {
   if (role_ == Role::kWrapper) {
     if (is_json_space(c)) return Outcome::more();
     if (c != '[') return Outcome::failed();
-    nested_ = std::make_unique<ArrayCallParser>(sink_);
+    nested_ = std::make_unique<CallListParser>(sink_, json_call_element);
     phase_ = Phase::kNested;
     return nested_->feed(c);
   }
@@ -145,46 +147,22 @@ Outcome ObjectCallParser::finish() {
   return opened_ ? Outcome::done() : Outcome::failed();
 }
 
-Outcome ArrayCallParser::feed(char c) {
-  switch (phase_) {
-    case Phase::kBeforeOpen:
-      if (is_json_space(c)) return Outcome::more();
-      if (c != '[') return Outcome::failed();
-      phase_ = Phase::kElementOrClose;
-      return Outcome::more();
-    case Phase::kElementOrClose:
-    case Phase::kElement:
-      if (is_json_space(c)) return Outcome::more();
-      if (c == ']' && phase_ == Phase::kElementOrClose) {
-        return any_call_ ? Outcome::done() : Outcome::failed();
-      }
-      element_ = std::make_unique<ObjectCallParser>(sink_, false);
-      phase_ = Phase::kInElement;
-      return element_->feed(c);
-    case Phase::kInElement: {
-      Outcome outcome = element_->feed(c);
-      if (outcome.progress != Outcome::Progress::kDone) return outcome;
-      element_.reset();
-      any_call_ = true;
-      phase_ = Phase::kCommaOrClose;
-      return Outcome::more();
-    }
-    case Phase::kCommaOrClose:
-      if (is_json_space(c)) return Outcome::more();
-      if (c == ',') {
-        phase_ = Phase::kElement;
-        return Outcome::more();
-      }
-      if (c == ']') return Outcome::done();
-      return Outcome::failed();
-  }
-  return Outcome::failed();
+std::unique_ptr<CallSyntax> json_call_element(CallSink& sink) {
+  return std::make_unique<ObjectCallParser>(sink, false);
 }
 
-Outcome ArrayCallParser::finish() {
-  bool opened = any_call_;
-  if (element_) opened = element_->finish().progress == Outcome::Progress::kDone || opened;
-  return opened ? Outcome::done() : Outcome::failed();
+Outcome JsonArgumentsParser::feed(char c) {
+  JsonValueScanner::Step step = scanner_.feed(c);
+  if (step.status == JsonValueScanner::Status::kInvalid) return Outcome::failed();
+  if (scanner_.first_byte() != 0 && scanner_.first_byte() != '{') return Outcome::failed();
+  if (!step.significant) return Outcome::more();
+  if (!opened_) {
+    sink_.open_call(name_);
+    opened_ = true;
+  }
+  sink_.append_arguments(std::string_view(&c, 1));
+  if (step.status == JsonValueScanner::Status::kComplete) return Outcome::done();
+  return Outcome::more();
 }
 
 }  // namespace ingot::chat::tool_calls

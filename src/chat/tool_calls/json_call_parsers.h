@@ -1,8 +1,8 @@
 #pragma once
 // Calls written as JSON: an object {"name": ..., "arguments": {...}} (or
 // "parameters", Llama's and Cohere's word; Cohere names the call with
-// "tool_name"), and an array of such objects. The object form
-// may also be the generic wrapper {"tool_calls": [ ...objects... ]}.
+// "tool_name"), possibly the generic wrapper {"tool_calls": [ ...objects...
+// ]}; and a call's arguments object after a name the syntax gave before it.
 
 #include <memory>
 #include <optional>
@@ -12,8 +12,6 @@
 #include "chat/tool_calls/json_value_scanner.h"
 
 namespace ingot::chat::tool_calls {
-
-class ArrayCallParser;
 
 // Leading whitespace, then one object. A call opens when its arguments begin
 // after its name; with the arguments first, it opens when the object closes.
@@ -48,24 +46,29 @@ class ObjectCallParser : public CallSyntax {
   bool arguments_seen_ = false;
   bool streaming_ = false;
   bool opened_ = false;
-  std::unique_ptr<ArrayCallParser> nested_;
+  std::unique_ptr<CallSyntax> nested_;  // the wrapper's list
 };
 
-// Leading whitespace, then [ object, object, ... ].
-class ArrayCallParser : public CallSyntax {
+// An ObjectCallParser without the wrapper, as an element of a CallListParser.
+std::unique_ptr<CallSyntax> json_call_element(CallSink& sink);
+
+// The arguments object after the call's name (Mistral's [ARGS], harmony's
+// <|message|>, the data families' JSON form), streamed as written: the call
+// opens at the object's first byte. kDone at the object's last byte,
+// kFailed on a byte that cannot continue an object.
+class JsonArgumentsParser : public CallSyntax {
  public:
-  explicit ArrayCallParser(CallSink& sink) : sink_(sink) {}
+  JsonArgumentsParser(CallSink& sink, std::string name) : sink_(sink), name_(std::move(name)) {}
 
   Outcome feed(char c) override;
-  Outcome finish() override;
+  // Arguments cut short stay as written once the call opened.
+  Outcome finish() override { return opened_ ? Outcome::done() : Outcome::failed(); }
 
  private:
-  enum class Phase { kBeforeOpen, kElementOrClose, kElement, kInElement, kCommaOrClose };
-
   CallSink& sink_;
-  Phase phase_ = Phase::kBeforeOpen;
-  std::unique_ptr<ObjectCallParser> element_;
-  bool any_call_ = false;
+  std::string name_;
+  JsonValueScanner scanner_;
+  bool opened_ = false;
 };
 
 }  // namespace ingot::chat::tool_calls

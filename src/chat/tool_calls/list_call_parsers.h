@@ -1,7 +1,8 @@
 #pragma once
-// Calls written as a list whose elements name themselves, each sent on
-// once the element is whole: Apertus' [{"NAME": {arguments}}, ...] and the
-// pythonic [name(key=value, ...), ...] of LFM2 (values as Python literals).
+// The elements of the call lists whose elements name themselves (read
+// inside a CallListParser), each sent on once it is whole: Apertus'
+// {"NAME": {arguments}} and the pythonic name(key=value, ...) of LFM2
+// (values as Python literals).
 
 #include <memory>
 #include <string>
@@ -11,45 +12,36 @@
 
 namespace ingot::chat::tool_calls {
 
-class NameKeyedListParser : public CallSyntax {
+class NameKeyedCallParser : public CallSyntax {
  public:
-  explicit NameKeyedListParser(CallSink& sink) : sink_(sink) {}
+  explicit NameKeyedCallParser(CallSink& sink) : sink_(sink) {}
 
   Outcome feed(char c) override;
-  Outcome finish() override;
+  // An element cut short sends nothing.
+  Outcome finish() override { return Outcome::failed(); }
 
  private:
-  enum class Phase { kBeforeOpen, kElementOrClose, kElement, kCommaOrClose };
-
-  Outcome element_byte(char c);
-
   CallSink& sink_;
-  Phase phase_ = Phase::kBeforeOpen;
-  JsonValueScanner element_;
+  JsonValueScanner object_;
   std::string text_;
-  bool any_call_ = false;
 };
 
-class PythonCallListParser : public CallSyntax {
+class PythonCallParser : public CallSyntax {
  public:
-  explicit PythonCallListParser(CallSink& sink) : sink_(sink) {}
+  explicit PythonCallParser(CallSink& sink) : sink_(sink) {}
 
   Outcome feed(char c) override;
-  Outcome finish() override;
+  Outcome finish() override { return Outcome::failed(); }
 
  private:
-  enum class Phase { kBeforeOpen, kCallOrClose, kCall, kCommaOrClose };
-
-  Outcome call_byte(char c);
-  bool send_call();
-
   CallSink& sink_;
-  Phase phase_ = Phase::kBeforeOpen;
   std::string text_;
-  int depth_ = 0;  // brackets open inside the call's parentheses
+  int depth_ = 0;  // brackets open, the call's parentheses among them
   char quote_ = 0;
   bool escape_ = false;
-  bool any_call_ = false;
 };
+
+std::unique_ptr<CallSyntax> name_keyed_call_element(CallSink& sink);
+std::unique_ptr<CallSyntax> python_call_element(CallSink& sink);
 
 }  // namespace ingot::chat::tool_calls

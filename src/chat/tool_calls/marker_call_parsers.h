@@ -4,11 +4,12 @@
 // to=functions.
 
 #include <memory>
+#include <optional>
 #include <string>
 
+#include "chat/tool_calls/call_list_parser.h"
 #include "chat/tool_calls/call_syntax.h"
 #include "chat/tool_calls/json_call_parsers.h"
-#include "chat/tool_calls/json_value_scanner.h"
 
 namespace ingot::chat::tool_calls {
 
@@ -42,15 +43,13 @@ class MistralCallParser : public CallSyntax {
   enum class Phase { kStart, kArray, kName, kTag, kCallId, kArguments };
 
   Outcome tag_byte(char c);
-  Outcome arguments_byte(char c);
 
   CallSink& sink_;
   Phase phase_ = Phase::kStart;
-  std::unique_ptr<ArrayCallParser> array_;
+  std::unique_ptr<CallListParser> array_;
   std::string name_;
-  std::string tag_;  // a [TAG] being matched
-  JsonValueScanner arguments_;
-  bool opened_ = false;
+  std::string tag_;                               // a [TAG] being matched
+  std::optional<JsonArgumentsParser> arguments_;  // after [ARGS]
 };
 
 // After <|python_tag|>: a JSON object call; a builtin tool's
@@ -90,8 +89,7 @@ class HarmonyCallParser : public CallSyntax {
   Phase phase_ = Phase::kName;
   std::string name_;
   std::string header_;  // after the name, until <|message|>
-  JsonValueScanner arguments_;
-  bool opened_ = false;
+  std::optional<JsonArgumentsParser> arguments_;
 };
 
 }  // namespace ingot::chat::tool_calls

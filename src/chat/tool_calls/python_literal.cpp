@@ -3,6 +3,7 @@
 #include <cctype>
 #include <string>
 
+#include "chat/tool_calls/call_syntax.h"
 #include "util/utf8.h"
 
 namespace ingot::chat::tool_calls {
@@ -175,11 +176,35 @@ std::optional<Json> read_value(std::string_view text, size_t& at, int depth) {
   return read_word(text, at);
 }
 
-}  // namespace
-
-std::optional<nlohmann::ordered_json> read_python_literal(std::string_view text, size_t& at) {
-  return read_value(text, at, 0);
+// `key=value, ...)`: the keyword arguments up to the call's closing
+// parenthesis, which is read too.
+std::optional<Json> read_keyword_arguments(std::string_view text, size_t& at) {
+  Json arguments = Json::object();
+  for (;;) {
+    skip_space(text, at);
+    if (at < text.size() && text[at] == ')') {
+      ++at;
+      return arguments;
+    }
+    size_t key_start = at;
+    while (at < text.size() && is_name_byte(text[at])) ++at;
+    std::string key(text.substr(key_start, at - key_start));
+    skip_space(text, at);
+    if (key.empty() || at >= text.size() || text[at] != '=') return std::nullopt;
+    ++at;
+    std::optional<Json> value = read_value(text, at, 0);
+    if (!value) return std::nullopt;
+    arguments[key] = std::move(*value);
+    skip_space(text, at);
+    if (at < text.size() && text[at] == ',') {
+      ++at;
+    } else if (at >= text.size() || text[at] != ')') {
+      return std::nullopt;
+    }
+  }
 }
+
+}  // namespace
 
 std::optional<nlohmann::ordered_json> parse_python_literal(std::string_view text) {
   size_t at = 0;
@@ -187,6 +212,21 @@ std::optional<nlohmann::ordered_json> parse_python_literal(std::string_view text
   skip_space(text, at);
   if (!value || at != text.size()) return std::nullopt;
   return value;
+}
+
+std::optional<PythonCall> parse_python_call(std::string_view text) {
+  size_t at = 0;
+  skip_space(text, at);
+  size_t start = at;
+  while (at < text.size() && is_name_byte(text[at])) ++at;
+  std::string name(text.substr(start, at - start));
+  skip_space(text, at);
+  if (name.empty() || at >= text.size() || text[at] != '(') return std::nullopt;
+  ++at;
+  std::optional<Json> arguments = read_keyword_arguments(text, at);
+  skip_space(text, at);
+  if (!arguments || at != text.size()) return std::nullopt;
+  return PythonCall{std::move(name), std::move(*arguments)};
 }
 
 }  // namespace ingot::chat::tool_calls

@@ -5,6 +5,7 @@
 
 #include <nlohmann/json.hpp>
 #include <optional>
+#include <string>
 #include <string_view>
 
 namespace ingot::chat::tool_calls {
@@ -15,8 +16,13 @@ namespace ingot::chat::tool_calls {
 // text). Nothing when `text` is not exactly one such literal.
 std::optional<nlohmann::ordered_json> parse_python_literal(std::string_view text);
 
-// A reader over text, for callers that parse literals inside a larger
-// syntax: reads one literal from `text` at `at`, advancing `at` past it.
-std::optional<nlohmann::ordered_json> read_python_literal(std::string_view text, size_t& at);
+struct PythonCall {
+  std::string name;                  // letters, digits, '_', '-', '.'
+  nlohmann::ordered_json arguments;  // the keyword arguments as an object
+};
+
+// One whole call with keyword arguments, `name(key=value, ...)`, each value
+// a literal as above. Nothing when `text` is not exactly that.
+std::optional<PythonCall> parse_python_call(std::string_view text);
 
 }  // namespace ingot::chat::tool_calls

@@ -1,16 +1,12 @@
 #include "chat/tool_calls/tagged_arguments.h"
 
+#include "chat/tool_calls/json_text.h"
+
 namespace ingot::chat::tool_calls {
 namespace {
 
 // A key or an attribute list longer than this is not one.
 constexpr size_t kMaxKey = 256;
-
-std::string_view trim(std::string_view text) {
-  while (!text.empty() && is_json_space(text.front())) text.remove_prefix(1);
-  while (!text.empty() && is_json_space(text.back())) text.remove_suffix(1);
-  return text;
-}
 
 }  // namespace
 
@@ -23,6 +19,7 @@ TaggedArgumentsParser::TaggedArgumentsParser(const TaggedArgumentSpelling& spell
       sink_(sink),
       boundary_({spelling.key_open}),
       until_(spelling.key_close) {
+  sink_.open_call(tool_);
   sink_.append_arguments("{");
 }
 
@@ -114,7 +111,7 @@ void TaggedArgumentsParser::end_value() {
     if (value.starts_with('\n')) value.remove_prefix(1);
     if (value.ends_with('\n')) value.remove_suffix(1);
   }
-  std::string key(trim(key_));
+  std::string key(trim_json_space(key_));
   std::string member = any_member_ ? "," : "";
   member += compact_json(nlohmann::ordered_json(key)) + ":";
   if (attributes_.find("string=\"true\"") != std::string::npos) {
@@ -138,8 +135,9 @@ void TaggedArgumentsParser::close_object() {
   sink_.append_arguments("}");
 }
 
-void TaggedArgumentsParser::finish() {
+Outcome TaggedArgumentsParser::finish() {
   close_object();
+  return Outcome::done();
 }
 
 }  // namespace ingot::chat::tool_calls

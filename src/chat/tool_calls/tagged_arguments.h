@@ -28,19 +28,19 @@ struct TaggedArgumentSpelling {
   bool newline_padded = false;
 };
 
-class TaggedArgumentsParser {
+class TaggedArgumentsParser : public CallSyntax {
  public:
-  // Sends "{" to `sink` at once: the call is open.
+  // Opens the call to `tool` at once (its name is known) and sends "{".
   TaggedArgumentsParser(const TaggedArgumentSpelling& spelling, std::string tool,
                         const ToolSchemas& schemas, CallSink& sink);
 
   // kDone, with the bytes read since the last value as the spill, once
   // something other than another key begins (the call's close, as a rule);
   // the object is closed then.
-  Outcome feed(char c);
+  Outcome feed(char c) override;
   // The reply ended inside the arguments: the object is closed (a value cut
-  // short is dropped).
-  void finish();
+  // short is dropped) and the call stands.
+  Outcome finish() override;
 
  private:
   enum class Phase { kBoundary, kKey, kAttributes, kValueOpen, kValue };

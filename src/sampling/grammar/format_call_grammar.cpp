@@ -114,15 +114,7 @@ class FormatGrammar {
       : format_(format), builder_(builder) {}
 
   Result<std::string> call(const GrammarTool& tool, const std::string& hint) {
-    switch (format_.arguments) {
-      case ArgumentsForm::kJsonCall:
-      case ArgumentsForm::kJsonCallList:
-      case ArgumentsForm::kNameKeyedList:
-      case ArgumentsForm::kPythonCallList:
-        return self_named_call(tool, hint);
-      default:
-        return named_call(tool, hint);
-    }
+    return names_itself(format_.arguments) ? self_named_call(tool, hint) : named_call(tool, hint);
   }
 
   // What encloses the calls of the self-named list forms.
@@ -131,9 +123,7 @@ class FormatGrammar {
     for (const HeaderPiece& piece : format_.header) add(open, {kGap, literal(piece.text)});
     std::string close;
     for (std::string_view marker : format_.call_close) add(close, {literal(marker)});
-    bool listed = format_.arguments == ArgumentsForm::kJsonCallList ||
-                  format_.arguments == ArgumentsForm::kNameKeyedList ||
-                  format_.arguments == ArgumentsForm::kPythonCallList;
+    bool listed = format_.arguments != ArgumentsForm::kJsonCall;
     std::string body = calls_rule;
     if (listed) {
       if (!one_call) body += " ( \", \" " + calls_rule + " )*";
@@ -284,13 +274,6 @@ class FormatGrammar {
   bool gemma_rules_ = false;
 };
 
-bool self_named(const CallFormat& format) {
-  return format.arguments == ArgumentsForm::kJsonCall ||
-         format.arguments == ArgumentsForm::kJsonCallList ||
-         format.arguments == ArgumentsForm::kNameKeyedList ||
-         format.arguments == ArgumentsForm::kPythonCallList;
-}
-
 }  // namespace
 
 Result<std::string> format_calls_rule(const CallFormat& format,
@@ -311,7 +294,7 @@ Result<std::string> format_calls_rule(const CallFormat& format,
   }
   builder.add_rule("any-call", alternatives);
   one_call = one_call || format.single_call;
-  if (self_named(format)) {
+  if (names_itself(format.arguments)) {
     std::string list = grammar.list("any-call", one_call);
     if (one_call || format.arguments != ArgumentsForm::kJsonCall) return list;
     return list + " ( \"\\n\"? " + list + " )*";
