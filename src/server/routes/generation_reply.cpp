@@ -24,10 +24,6 @@ struct ReplyOptions {
   ToolCallReading tool_calls;
   TextEcho echo;
   bool scores_prompt = false;  // the engine sends the prompt's tokens (echo with logprobs)
-
-  tools::ToolCallIdGenerator call_ids() const {
-    return tool_calls.ids(tools::ToolCallIdStyle::kOpenAI);
-  }
 };
 
 // A reply that made calls and ended by itself ends for them.
@@ -100,8 +96,7 @@ class ReplyWriter {
     if (!reply.reasoning.empty()) message["reasoning_content"] = reply.reasoning;
     if (!options_.tool_calls.family) return message;
     tools::ParsedReply parsed =
-        tools::parse_tool_calls(reply.content, *options_.tool_calls.family, options_.call_ids(),
-                                options_.tool_calls.schemas);
+        options_.tool_calls.parse(reply.content, tools::ToolCallIdStyle::kOpenAI);
     message["content"] = parsed.content ? ordered_json(*parsed.content) : ordered_json(nullptr);
     if (!parsed.tool_calls.empty()) {
       ordered_json& list = message["tool_calls"] = ordered_json::array();
@@ -186,9 +181,8 @@ asio::awaitable<bool> send_parsed_delta(HttpExchange& exchange, ReplyWriter& wri
 asio::awaitable<void> reply_stream(HttpExchange& exchange, ServingContext& context,
                                    EngineEvents& events, ReplyWriter& writer,
                                    const ReplyOptions& options) {
-  std::optional<tools::ToolCallStreamParser> call_parser;
-  if (options.tool_calls.family)
-    call_parser.emplace(*options.tool_calls.family, options.call_ids(), options.tool_calls.schemas);
+  std::optional<tools::ToolCallStreamParser> call_parser =
+      options.tool_calls.stream_parser(tools::ToolCallIdStyle::kOpenAI);
   if (!co_await exchange.begin_event_stream()) {
     record_cancelled(exchange, context);
     co_return;

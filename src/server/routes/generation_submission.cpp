@@ -43,6 +43,13 @@ chat::tool_calls::ParsedReply ToolCallReading::parse(
   return reply;
 }
 
+std::optional<chat::tool_calls::ToolCallStreamParser> ToolCallReading::stream_parser(
+    chat::tool_calls::ToolCallIdStyle dialect) const {
+  if (!family) return std::nullopt;
+  return std::optional<chat::tool_calls::ToolCallStreamParser>(std::in_place, *family, ids(dialect),
+                                                               schemas);
+}
+
 asio::awaitable<std::optional<engine::CollectedReply>> collect_whole_reply(HttpExchange& exchange,
                                                                            ServingContext& context,
                                                                            EngineEvents& events) {

@@ -11,6 +11,7 @@
 #include "chat/tool_calls/argument_typing.h"
 #include "chat/tool_calls/tool_call_family.h"
 #include "chat/tool_calls/tool_call_id.h"
+#include "chat/tool_calls/tool_call_stream.h"
 #include "chat/tool_calls/tool_call_types.h"
 #include "engine/generation_request.h"
 #include "engine/request_handle.h"
@@ -40,6 +41,9 @@ struct ToolCallReading {
   // request has no tools).
   chat::tool_calls::ParsedReply parse(const std::string& content,
                                       chat::tool_calls::ToolCallIdStyle dialect) const;
+  // The parser of a streamed reply; none when the request has no tools.
+  std::optional<chat::tool_calls::ToolCallStreamParser> stream_parser(
+      chat::tool_calls::ToolCallIdStyle dialect) const;
 };
 
 // What a stream's tool-call parser let out, as a dialect writer's events:

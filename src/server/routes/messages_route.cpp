@@ -60,8 +60,7 @@ asio::awaitable<void> reply_stream(HttpExchange& exchange, ServingContext& conte
                                    EngineEvents& events, const MessageIdentity& identity,
                                    const ToolCallReading& calls, int64_t prompt_tokens) {
   MessageEvents writer(identity);
-  std::optional<tools::ToolCallStreamParser> parser;
-  if (calls.family) parser.emplace(*calls.family, calls.ids(kIdStyle), calls.schemas);
+  std::optional<tools::ToolCallStreamParser> parser = calls.stream_parser(kIdStyle);
   engine::Usage prompt_usage;
   prompt_usage.prompt_tokens = prompt_tokens;
   if (!co_await exchange.begin_event_stream() ||

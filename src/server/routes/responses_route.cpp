@@ -86,8 +86,7 @@ asio::awaitable<void> reply_stream(HttpExchange& exchange, ServingContext& conte
                                    EngineEvents& events, const ResponsesRequest& request,
                                    const ResponseFrame& frame, const ToolCallReading& calls) {
   ResponseEvents writer(frame);
-  std::optional<tools::ToolCallStreamParser> parser;
-  if (calls.family) parser.emplace(*calls.family, calls.ids(kIdStyle), calls.schemas);
+  std::optional<tools::ToolCallStreamParser> parser = calls.stream_parser(kIdStyle);
   if (!co_await exchange.begin_event_stream() || !co_await send_events(exchange, writer.start())) {
     record_cancelled(exchange, context);
     co_return;
