@@ -26,7 +26,11 @@ Status GrammarConstraint::mask(std::span<float> logits) {
 
 Status GrammarConstraint::accept(int32_t token, std::string_view piece) {
   if (!matcher_) return arm_if_triggered(piece);
-  if (last_mask_ && !last_mask_->allows(token)) {
+  // A mask holds for the one token drawn after it; a token the engine
+  // forces (a reasoning budget's close tag) was drawn without one.
+  std::shared_ptr<const sampling::grammar::TokenMask> mask = std::move(last_mask_);
+  last_mask_.reset();
+  if (mask && !mask->allows(token)) {
     return internal_error("a token outside the grammar's mask was sampled");
   }
   if (!matcher_->accept_bytes(piece))

@@ -27,7 +27,9 @@ class GrammarConstraint {
   // the grammar allows no token at all (it cannot continue).
   Status mask(std::span<float> logits);
   // Advances over the chosen token's bytes (or, unarmed, looks for a
-  // trigger in them). An error when the token breaks the grammar.
+  // trigger in them). An error when the token breaks the grammar, or was
+  // drawn outside the mask last computed (a token forced without a mask
+  // is checked by its bytes alone).
   Status accept(int32_t token, std::string_view piece);
   // The sentence is complete and nothing may follow.
   bool must_end() const { return matcher_ && matcher_->must_end(); }

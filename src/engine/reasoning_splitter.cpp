@@ -24,6 +24,13 @@ bool is_blank(std::string_view text) {
 std::optional<ReasoningTags> reasoning_tags_for_template(std::string_view source) {
   auto has = [&](std::string_view text) { return source.find(text) != std::string_view::npos; };
   if (has("<think>") && has("</think>")) return ReasoningTags{};
+  // Other families' own tags: Seed-OSS, MiniMax M3, Command R7B.
+  for (auto [open, close] :
+       {std::pair<std::string_view, std::string_view>{"<seed:think>", "</seed:think>"},
+        {"<mm:think>", "</mm:think>"},
+        {"<|START_THINKING|>", "<|END_THINKING|>"}}) {
+    if (has(open) && has(close)) return ReasoningTags{std::string(open), std::string(close)};
+  }
   // Gemma 4 thinks in its "thought" channel; its templates also render an
   // empty one after the generation prompt to turn thinking off.
   if (has("<|channel>thought") && has("<channel|>")) {
@@ -80,7 +87,17 @@ void ReasoningSplitter::route(Output& out) {
         state_ = State::kInReasoning;
         continue;
       }
-      if (std::string_view(tags_.open).starts_with(rest)) return;  // could still be the tag
+      // A close alone: the reasoning was left empty (MiniMax M3 writes
+      // that when it does not think).
+      if (rest.starts_with(tags_.close)) {
+        pending_.erase(0, start + tags_.close.size());
+        state_ = State::kAfterReasoning;
+        continue;
+      }
+      if (std::string_view(tags_.open).starts_with(rest) ||
+          std::string_view(tags_.close).starts_with(rest)) {
+        return;  // could still be a tag
+      }
       state_ = State::kInContent;
       continue;
     }

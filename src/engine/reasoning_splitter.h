@@ -1,8 +1,10 @@
 #pragma once
 // Splits a reply into reasoning and content for templates that think
-// between tags (Qwen3's <think>...</think>, DeepSeek-R1's, Gemma 4's
-// <|channel>thought ... <channel|>) or in gpt-oss's analysis channel. Tags split across tokens are
-// recognised; reasoning never leaks into content.
+// between tags (Qwen3's <think>...</think>, DeepSeek-R1's, Seed-OSS's
+// <seed:think>, MiniMax M3's <mm:think>, Command R7B's <|START_THINKING|>,
+// Gemma 4's <|channel>thought ... <channel|>) or in gpt-oss's analysis
+// channel. Tags split across tokens are recognised; reasoning never leaks
+// into content.
 
 #include <optional>
 #include <string>

@@ -46,7 +46,7 @@ TEST(ToolCallFamily, DetectedFromRealTemplates) {
       {"LFM2.5-Instruct", "pythonic"},
       {"MiMo-VL", "hermes"},
       {"MiniMax-M2", "minimax-m2"},
-      {"MiniMax-M3", "generic"},
+      {"MiniMax-M3", "minimax-m3"},
       {"Mistral-Small-3.2-24B-Instruct-2506", "mistral-tagged"},
       {"NVIDIA-Nemotron-3-Nano-30B-A3B-BF16", "qwen3-coder"},
       {"NVIDIA-Nemotron-Nano-v2", "nemotron-v2"},

@@ -68,6 +68,13 @@ std::vector<FamilyReply> family_replies() {
        "<parameter name=\"opts\">{\"a\": [1, \"b\"]}</parameter>\n</invoke>\n<invoke "
        "name=\"get_time\">\n<parameter name=\"zone\">CET</parameter>\n</invoke>\n"
        "</minimax:tool_call>"},
+      {ToolCallFamily::kMiniMaxM3,
+       "Let me check.]<]minimax[>[<tool_call>\n]<]minimax[>[<invoke name=\"get_weather\">"
+       "]<]minimax[>[<city>Paris \"x\" é]<]minimax[>[</city>]<]minimax[>[<days>2]<]minimax[>["
+       "</days>]<]minimax[>[<opts>]<]minimax[>[<a>]<]minimax[>[<item>1]<]minimax[>[</item>"
+       "]<]minimax[>[<item>b]<]minimax[>[</item>]<]minimax[>[</a>]<]minimax[>[</opts>"
+       "]<]minimax[>[</invoke>\n]<]minimax[>[<invoke name=\"get_time\">]<]minimax[>[<zone>CET"
+       "]<]minimax[>[</zone>]<]minimax[>[</invoke>\n]<]minimax[>[</tool_call>"},
       {ToolCallFamily::kDeepSeekDsml,
        "Let me check.\n\n<｜DSML｜function_calls>\n<｜DSML｜invoke name=\"get_weather\">\n"
        "<｜DSML｜parameter name=\"city\" string=\"true\">Paris \"x\" é</｜DSML｜parameter>\n"

@@ -91,6 +91,21 @@ TEST(ReasoningSplitter, TagsComeFromTheTemplate) {
   ASSERT_TRUE(gemma.has_value());
   EXPECT_EQ(gemma->open, "<|channel>thought");
   EXPECT_EQ(gemma->close, "<channel|>");
+  auto minimax = reasoning_tags_for_template("{%- set t = '<mm:think>' %}{{ '</mm:think>' }}");
+  ASSERT_TRUE(minimax.has_value());
+  EXPECT_EQ(minimax->open, "<mm:think>");
+  auto seed = reasoning_tags_for_template("<seed:think>{{ r }}</seed:think>");
+  ASSERT_TRUE(seed.has_value());
+  EXPECT_EQ(seed->close, "</seed:think>");
+}
+
+TEST(ReasoningSplitter, CloseTagAloneIsAnEmptyReasoningBlock) {
+  ReasoningTags minimax{"<mm:think>", "</mm:think>"};
+  auto out = run(false, {"</mm:", "think>", "Hello"}, minimax);
+  EXPECT_EQ(out.reasoning, "");
+  EXPECT_EQ(out.content, "Hello");
+  auto plain = run(false, {"<", "/b> is text"}, minimax);
+  EXPECT_EQ(plain.content, "</b> is text");
 }
 
 }  // namespace

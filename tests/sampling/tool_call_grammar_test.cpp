@@ -151,6 +151,14 @@ std::vector<Spelling> spellings() {
        "</minimax:tool_call>",
        "<minimax:tool_call>\n<invoke name=\"get_time\">\n<parameter name=\"zone\">PST"
        "</parameter>\n</invoke>\n</minimax:tool_call>"},
+      {ToolCallFamily::kMiniMaxM3,
+       "]<]minimax[>[<tool_call>\n]<]minimax[>[<invoke name=\"get_weather\">]<]minimax[>[<city>"
+       "Paris]<]minimax[>[</city>]<]minimax[>[<days>3]<]minimax[>[</days>]<]minimax[>[</invoke>\n"
+       "]<]minimax[>[<invoke name=\"get_time\">]<]minimax[>[<zone>CET]<]minimax[>[</zone>"
+       "]<]minimax[>[</invoke>\n]<]minimax[>[</tool_call>",
+       "]<]minimax[>[<tool_call>\n]<]minimax[>[<invoke name=\"get_weather\">]<]minimax[>[<city>"
+       "Paris]<]minimax[>[</city>]<]minimax[>[<days>three]<]minimax[>[</days>]<]minimax[>["
+       "</invoke>\n]<]minimax[>[</tool_call>"},
       {ToolCallFamily::kDeepSeekDsml,
        "<｜DSML｜function_calls>\n<｜DSML｜invoke name=\"get_weather\">\n<｜DSML｜parameter "
        "name=\"city\" string=\"true\">Paris</｜DSML｜parameter>\n<｜DSML｜parameter name=\"days\" "
@@ -212,6 +220,86 @@ TEST(FormatCallGrammar, AcceptsTheFamilysOwnSpellingAndItParsesBack) {
     EXPECT_EQ(nlohmann::json::parse(parsed.tool_calls[0].arguments)["days"], 3);
     EXPECT_EQ(parsed.tool_calls[1].arguments, R"({"zone":"CET"})");
   }
+}
+
+// MiniMax M3 writes objects and arrays as nested elements; the grammar
+// spells them so, and what it allows parses back to the schema's types.
+TEST(FormatCallGrammar, NestedElementsFollowTheSchema) {
+  ToolCallGrammarOptions options;
+  options.family = ToolCallFamily::kMiniMaxM3;
+  options.tools = Json::parse(R"([{"type": "function", "function": {"name": "plan",
+    "parameters": {"type": "object", "properties": {
+      "stops": {"type": "array", "minItems": 1, "items": {"type": "object",
+        "properties": {"city": {"type": "string"}, "nights": {"type": "integer"}},
+        "required": ["city", "nights"]}},
+      "rush": {"type": "boolean"}}, "required": ["stops"]}}}])");
+  options.choice = ToolChoice::kRequired;
+  Result<ToolCallGrammar> grammar = tool_call_grammar(options);
+  ASSERT_TRUE(grammar.ok()) << grammar.error().describe();
+  const std::string m = "]<]minimax[>[";
+  std::string call = m + "<tool_call>\n" + m + "<invoke name=\"plan\">" + m + "<stops>" + m +
+                     "<item>" + m + "<city>Lyon 2" + m + "</city>" + m + "<nights>2" + m +
+                     "</nights>" + m + "</item>" + m + "</stops>" + m + "<rush>true" + m +
+                     "</rush>" + m + "</invoke>\n" + m + "</tool_call>";
+  EXPECT_TRUE(accepts(*grammar, call));
+  std::string empty = m + "<tool_call>\n" + m + "<invoke name=\"plan\">" + m + "<stops>" + m +
+                      "</stops>" + m + "</invoke>\n" + m + "</tool_call>";
+  EXPECT_FALSE(accepts(*grammar, empty));  // minItems
+
+  chat::tool_calls::ParsedReply parsed = chat::tool_calls::parse_tool_calls(
+      call, ToolCallFamily::kMiniMaxM3, chat::tool_calls::ToolCallIdGenerator(1),
+      chat::tool_calls::ToolSchemas(options.tools));
+  ASSERT_EQ(parsed.tool_calls.size(), 1u);
+  EXPECT_EQ(parsed.tool_calls[0].arguments,
+            R"({"stops":[{"city":"Lyon 2","nights":2}],"rush":true})");
+}
+
+// Gemma 4's objects and arrays follow their schemas member by member.
+TEST(FormatCallGrammar, GemmaNestedValuesFollowTheSchema) {
+  ToolCallGrammarOptions options;
+  options.family = ToolCallFamily::kGemma4;
+  options.tools = Json::parse(R"([{"type": "function", "function": {"name": "plan",
+    "parameters": {"type": "object", "properties": {
+      "units": {"type": "object", "properties": {"scale": {"enum": ["C", "F"]}},
+                "required": ["scale"]},
+      "hours": {"type": "array", "items": {"type": "integer"}, "maxItems": 2}},
+      "required": ["units"]}}}])");
+  options.choice = ToolChoice::kRequired;
+  Result<ToolCallGrammar> grammar = tool_call_grammar(options);
+  ASSERT_TRUE(grammar.ok()) << grammar.error().describe();
+  const std::string q = "<|\"|>";
+  EXPECT_TRUE(accepts(*grammar, "<|tool_call>call:plan{units:{scale:" + q + "C" + q +
+                                    "},hours:[1,2]}<tool_call|>"));
+  EXPECT_TRUE(accepts(
+      *grammar, "<|tool_call>call:plan{units:{scale:" + q + "F" + q + "},hours:[]}<tool_call|>"));
+  EXPECT_FALSE(accepts(*grammar, "<|tool_call>call:plan{units:false}<tool_call|>"));
+  EXPECT_FALSE(accepts(*grammar, "<|tool_call>call:plan{units:{scale:" + q + "C" + q +
+                                     "},hours:[1,2,3]}<tool_call|>"));
+}
+
+// A required call may follow the template's reasoning block: one the
+// prompt opened must close first; one it did not is optional.
+TEST(ToolCallGrammar, RequiredCallMayFollowTheReasoningBlock) {
+  const std::string call =
+      "<tool_call>\n<function=get_time>\n<parameter=zone>\nCET\n</parameter>\n</function>\n"
+      "</tool_call>";
+  ToolCallGrammarOptions options;
+  options.family = ToolCallFamily::kQwen3Coder;
+  options.tools = tools();
+  options.choice = ToolChoice::kRequired;
+  options.reasoning = ReasoningBlock{"<think>", "</think>", /*opened=*/true};
+  Result<ToolCallGrammar> opened = tool_call_grammar(options);
+  ASSERT_TRUE(opened.ok()) << opened.error().describe();
+  EXPECT_TRUE(accepts(*opened, "\nThe zone is CET.\n</think>\n\n" + call));
+  EXPECT_TRUE(accepts(*opened, "</think>" + call));
+  EXPECT_FALSE(accepts(*opened, call));
+
+  options.reasoning->opened = false;
+  Result<ToolCallGrammar> optional = tool_call_grammar(options);
+  ASSERT_TRUE(optional.ok()) << optional.error().describe();
+  EXPECT_TRUE(accepts(*optional, call));
+  EXPECT_TRUE(accepts(*optional, "<think>Zone: CET.</think>\n\n" + call));
+  EXPECT_FALSE(accepts(*optional, "Zone: CET.</think>" + call));
 }
 
 TEST(FormatCallGrammar, EveryDataFamilyHasAGrammarForEachChoice) {

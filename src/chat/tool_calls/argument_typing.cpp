@@ -63,6 +63,12 @@ bool admits(const std::set<std::string>& types, const Json& value) {
 
 }  // namespace
 
+std::set<std::string> schema_types(const nlohmann::ordered_json& schema) {
+  std::set<std::string> types;
+  collect_types(schema, types);
+  return types;
+}
+
 ToolSchemas::ToolSchemas(const nlohmann::ordered_json& tools) {
   auto by_name = std::make_shared<ByName>();
   if (tools.is_array()) {
@@ -91,8 +97,7 @@ const nlohmann::ordered_json* ToolSchemas::parameter(std::string_view tool,
 }
 
 std::string typed_argument(std::string_view text, const nlohmann::ordered_json* schema) {
-  std::set<std::string> types;
-  if (schema) collect_types(*schema, types);
+  std::set<std::string> types = schema ? schema_types(*schema) : std::set<std::string>();
   const bool only_string = types.size() == 1 && types.contains("string");
   if (!only_string) {
     std::string_view value = trim_json_space(text);

@@ -9,6 +9,7 @@
 #include <map>
 #include <memory>
 #include <nlohmann/json.hpp>
+#include <set>
 #include <string>
 #include <string_view>
 
@@ -28,6 +29,11 @@ class ToolSchemas {
   using ByName = std::map<std::string, nlohmann::ordered_json, std::less<>>;
   std::shared_ptr<const ByName> parameters_;
 };
+
+// The JSON types `schema` admits ("integer" among them, and those of its
+// anyOf/oneOf/allOf members, enum and const); empty when it says nothing of
+// types.
+std::set<std::string> schema_types(const nlohmann::ordered_json& schema);
 
 // The compact JSON text of a value written as `text`, typed by `schema`
 // (null: untyped).

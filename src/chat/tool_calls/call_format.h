@@ -32,6 +32,7 @@ enum class ArgumentsForm {
   kJsonCallList,    // [{"name"|"tool_name": ..., "arguments"|"parameters": {...}}, ...]
   kNameKeyedList,   // [{"NAME": {...}}, ...]
   kPythonCallList,  // [name(key=value, ...), ...]
+  kElements,        // nested elements behind `element_marker` (ElementArgumentsParser)
 };
 
 // Whether the arguments' form carries the call's name (the JSON call and
@@ -50,6 +51,8 @@ struct CallFormat {
   std::vector<HeaderPiece> header{};
   ArgumentsForm arguments = ArgumentsForm::kJsonObject;
   TaggedArgumentSpelling tagged{};
+  // What precedes each tag of the kElements form.
+  std::string_view element_marker{};
   // Markers after the arguments, each after any whitespace.
   std::vector<std::string_view> call_close{};
   // A name that is not a call but introduces plain text (Functionary's "all").

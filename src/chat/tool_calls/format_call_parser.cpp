@@ -1,6 +1,7 @@
 #include "chat/tool_calls/format_call_parser.h"
 
 #include "chat/tool_calls/call_list_parser.h"
+#include "chat/tool_calls/element_arguments.h"
 #include "chat/tool_calls/gemma_arguments.h"
 #include "chat/tool_calls/json_call_parsers.h"
 #include "chat/tool_calls/list_call_parsers.h"
@@ -147,6 +148,9 @@ std::unique_ptr<CallSyntax> FormatCallParser::make_body() {
       return std::make_unique<TaggedArgumentsParser>(format_.tagged, name_, schemas_, sink_);
     case ArgumentsForm::kGemma:
       return std::make_unique<GemmaArgumentsParser>(sink_, name_);
+    case ArgumentsForm::kElements:
+      return std::make_unique<ElementArgumentsParser>(format_.element_marker, name_, schemas_,
+                                                      sink_);
     case ArgumentsForm::kJsonCall:
       return json_call_element(sink_);
     case ArgumentsForm::kJsonCallList:

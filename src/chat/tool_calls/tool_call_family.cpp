@@ -81,6 +81,8 @@ constexpr FamilyName kFamilyNames[] = {
     {ToolCallFamily::kPythonicList, "pythonic"},
     {ToolCallFamily::kGranite3, "granite3"},
     {ToolCallFamily::kCommandRPlus, "command-r-plus"},
+    // Last, so that the fuzz corpus's choices of the families before it hold.
+    {ToolCallFamily::kMiniMaxM3, "minimax-m3"},
 };
 
 // Markers only one family's template writes, checked in order (a later
@@ -96,6 +98,7 @@ const std::vector<Signature>& signatures() {
       {ToolCallFamily::kDeepSeekV4Dsml, {"DSML", "invoke", "tool_calls>"}},
       {ToolCallFamily::kHunyuan, {"opensource", "arg_key"}},
       {ToolCallFamily::kMiniMaxM2, {"<minimax:tool_call>", "<invoke name="}},
+      {ToolCallFamily::kMiniMaxM3, {"]<]minimax[>[", "<invoke name="}},
       {ToolCallFamily::kSeedOss, {"<seed:tool_call>", "<function=", "<parameter="}},
       {ToolCallFamily::kGlm, {"<tool_call>", "<arg_key>", "<arg_value>"}},
       {ToolCallFamily::kQwen3Coder, {"<tool_call>", "<function=", "<parameter="}},

@@ -43,6 +43,10 @@ enum class ToolCallFamily {
   kHunyuan,
   // MiniMax M2: <minimax:tool_call><invoke name="NAME"><parameter name="K">V</parameter>...
   kMiniMaxM2,
+  // MiniMax M3: M<tool_call>\nM<invoke name="NAME">M<KEY>VALUE M</KEY>...M</invoke>\n
+  // M</tool_call>, M its marker ]<]minimax[>[; objects and arrays as
+  // nested elements (<item> for each array element).
+  kMiniMaxM3,
   // DeepSeek V3.2: <｜DSML｜function_calls><｜DSML｜invoke name="NAME">
   // <｜DSML｜parameter name="K" string="true|false">V</｜DSML｜parameter>...
   kDeepSeekDsml,

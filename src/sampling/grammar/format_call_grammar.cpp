@@ -1,7 +1,9 @@
 #include "sampling/grammar/format_call_grammar.h"
 
 #include <optional>
+#include <set>
 
+#include "chat/tool_calls/argument_typing.h"
 #include "sampling/grammar/gbnf_text.h"
 
 namespace ingot::sampling::grammar {
@@ -15,27 +17,12 @@ using Json = nlohmann::ordered_json;
 // Between a format's markers the models write a newline or nothing.
 constexpr std::string_view kGap = "\"\\n\"?";
 
+// Deeper than this, a nested value is written as JSON (MiniMax M3) or as
+// any Gemma 4 value.
+constexpr int kMaxNestedDepth = 8;
+
 std::string literal(std::string_view text) {
   return gbnf_literal(text);
-}
-
-// Any text that does not contain `close`: each code point but the close's
-// first, or the close's first code points followed by one that breaks it.
-std::string text_without(std::string_view close) {
-  std::optional<std::u32string> points = decode_utf8(close);
-  std::string rule;
-  std::string tail;
-  for (size_t i = points->size(); i-- > 0;) {
-    std::string other = gbnf_class(complement_ranges({{(*points)[i], (*points)[i]}}));
-    std::string prefix;
-    append_utf8(prefix, (*points)[i]);
-    if (i == points->size() - 1) {
-      tail = other;
-    } else {
-      tail = "( " + other + " | " + literal(prefix) + " " + tail + " )";
-    }
-  }
-  return "( " + tail + " )*";
 }
 
 // Appends each of `parts` to `out`, a space before each.
@@ -74,15 +61,28 @@ std::optional<std::vector<std::string>> string_choices(const Json& schema) {
   return choices;
 }
 
+std::optional<uint64_t> length_bound(const Json& schema, const char* key) {
+  auto found = schema.find(key);
+  if (found == schema.end() || !found->is_number_unsigned()) return std::nullopt;
+  return found->get<uint64_t>();
+}
+
 // A string argument written as raw text up to `close`: one of its enum's
-// values, or any text (a pattern or format is not enforced there).
+// values; text of the schema's length, without the close's first
+// character, when it bounds the length; else any text without the close
+// (a pattern or format is not enforced there).
 std::string raw_string(const Json& schema, std::string_view close) {
   if (auto choices = string_choices(schema)) {
     std::string rule;
     for (const std::string& choice : *choices) append_separated(rule, " | ", literal(choice));
     return "( " + rule + " )";
   }
-  return text_without(close);
+  std::optional<uint64_t> min = length_bound(schema, "minLength");
+  std::optional<uint64_t> max = length_bound(schema, "maxLength");
+  if (!min && !max) return gbnf_text_without(close);
+  std::optional<std::u32string> points = decode_utf8(close);
+  std::string other = gbnf_class(complement_ranges({{points->front(), points->front()}}));
+  return gbnf_repeat(other, min.value_or(0), max);
 }
 
 bool is_raw_string(const Json& schema) {
@@ -187,6 +187,8 @@ class FormatGrammar {
         return tagged_arguments(tool, hint);
       case ArgumentsForm::kGemma:
         return gemma_arguments(tool, hint);
+      case ArgumentsForm::kElements:
+        return element_members(tool.parameters, "arg-" + hint, 0);
       default:
         return builder_.add_schema(tool.parameters, "args-" + hint);
     }
@@ -229,34 +231,101 @@ class FormatGrammar {
   }
 
   Result<std::string> gemma_arguments(const GrammarTool& tool, const std::string& hint) {
+    return gemma_members(tool.parameters, "arg-" + hint, 0);
+  }
+
+  // An object in Gemma 4's encoding: {key:value,...}, bare keys.
+  Result<std::string> gemma_members(const Json& schema, const std::string& hint, int depth) {
     std::vector<std::pair<std::string, bool>> items;
-    for (const auto& [key, schema] : properties(tool.parameters)) {
-      std::string item = literal(key + ":") + " ";
-      if (is_raw_string(schema)) {
-        item += "\"<|\\\"|>\" " + raw_string(schema, "<|\"|>") + " \"<|\\\"|>\"";
-      } else {
-        auto type = schema.find("type");
-        bool scalar =
-            type != schema.end() && (*type == "integer" || *type == "number" || *type == "boolean");
-        if (scalar) {
-          INGOT_ASSIGN_OR_RETURN(
-              std::string value,
-              builder_.add_schema(schema, "arg-" + hint + "-" + gbnf_rule_name(key)));
-          item += value;
-        } else {
-          item += gemma_value();
-        }
-      }
-      items.emplace_back("( " + item + " )", is_required(tool.parameters, key));
+    for (const auto& [key, member] : properties(schema)) {
+      INGOT_ASSIGN_OR_RETURN(std::string value,
+                             gemma_typed(member, hint + "-" + gbnf_rule_name(key), depth + 1));
+      items.emplace_back("( " + literal(key + ":") + " " + value + " )", is_required(schema, key));
     }
     return "\"{\" " + separated_sequence(items, ",") + " \"}\"";
+  }
+
+  // A value in Gemma 4's encoding, as the schema types it: strings between
+  // <|"|>, numbers and booleans as JSON writes them, objects and arrays
+  // (to a depth) member by member; anything else any Gemma value.
+  Result<std::string> gemma_typed(const Json& schema, const std::string& hint, int depth) {
+    if (is_raw_string(schema)) {
+      return "\"<|\\\"|>\" " + raw_string(schema, "<|\"|>") + " \"<|\\\"|>\"";
+    }
+    std::set<std::string> types = chat::tool_calls::schema_types(schema);
+    bool one = types.size() == 1 ||
+               (types.size() == 2 && types.contains("integer") && types.contains("number"));
+    if (one &&
+        (types.contains("integer") || types.contains("number") || types.contains("boolean"))) {
+      return builder_.add_schema(schema, hint);
+    }
+    bool nested = one && depth < kMaxNestedDepth;
+    if (nested && types.contains("object") && !properties(schema).empty()) {
+      return gemma_members(schema, hint, depth);
+    }
+    if (nested && types.contains("array") && schema.contains("items")) {
+      INGOT_ASSIGN_OR_RETURN(std::string item,
+                             gemma_typed(schema["items"], hint + "-item", depth + 1));
+      return listed(item, length_bound(schema, "minItems").value_or(0),
+                    length_bound(schema, "maxItems"));
+    }
+    return gemma_value();
+  }
+
+  // [item,item,...] with between `min` and `max` items.
+  static std::string listed(const std::string& item, uint64_t min, std::optional<uint64_t> max) {
+    if (max && *max == 0) return "\"[]\"";
+    std::optional<uint64_t> more_max;
+    if (max) more_max = *max - 1;
+    std::string body =
+        item + " " + gbnf_repeat("( \",\" " + item + " )", min > 0 ? min - 1 : 0, more_max);
+    if (min == 0) body = "( " + body + " )?";
+    return "\"[\" " + body + " \"]\"";
+  }
+
+  // An object's members as elements, each behind the format's marker.
+  Result<std::string> element_members(const Json& schema, const std::string& hint, int depth) {
+    std::vector<std::pair<std::string, bool>> items;
+    for (const auto& [key, member] : properties(schema)) {
+      std::string name = hint + "-" + gbnf_rule_name(key);
+      INGOT_ASSIGN_OR_RETURN(std::string value, element_value(member, name, depth + 1));
+      items.emplace_back("( " + element(key, value) + " )", is_required(schema, key));
+    }
+    return separated_sequence(items, "");
+  }
+
+  std::string element(std::string_view name, const std::string& value) const {
+    std::string marker(format_.element_marker);
+    std::string rule = literal(marker + "<" + std::string(name) + ">");
+    add(rule, {value, literal(marker + "</" + std::string(name) + ">")});
+    return rule;
+  }
+
+  // A value as MiniMax M3 writes it: text, nested elements for an object
+  // or array the schema describes, JSON for anything else.
+  Result<std::string> element_value(const Json& schema, const std::string& hint, int depth) {
+    if (is_raw_string(schema)) return raw_string(schema, format_.element_marker);
+    std::set<std::string> types = chat::tool_calls::schema_types(schema);
+    bool nested = depth < kMaxNestedDepth && types.size() == 1;
+    if (nested && types.contains("object") && !properties(schema).empty()) {
+      return element_members(schema, hint, depth);
+    }
+    if (nested && types.contains("array") && schema.contains("items")) {
+      INGOT_ASSIGN_OR_RETURN(std::string item,
+                             element_value(schema["items"], hint + "-item", depth + 1));
+      return gbnf_repeat("( " + element("item", item) + " )",
+                         length_bound(schema, "minItems").value_or(0),
+                         length_bound(schema, "maxItems"));
+    }
+    return builder_.add_schema(schema, hint);
   }
 
   // Any value in Gemma 4's encoding, for arguments that are objects or
   // arrays (their inner schema is not enforced).
   std::string gemma_value() {
     if (!gemma_rules_) {
-      builder_.add_rule("gemma-string", "\"<|\\\"|>\" " + text_without("<|\"|>") + " \"<|\\\"|>\"");
+      builder_.add_rule("gemma-string",
+                        "\"<|\\\"|>\" " + gbnf_text_without("<|\"|>") + " \"<|\\\"|>\"");
       builder_.add_rule("gemma-key", "[a-zA-Z_] [a-zA-Z0-9_]*");
       builder_.add_rule("gemma-scalar",
                         "\"-\"? [0-9]+ (\".\" [0-9]+)? | \"true\" | \"false\" | \"null\"");

@@ -200,4 +200,23 @@ std::string gbnf_repeat(const std::string& element, uint64_t min, std::optional<
   return element + "{" + std::to_string(min) + "," + std::to_string(*max) + "}";
 }
 
+// Any text that does not contain `close`: each code point but the close's
+// first, or the close's first code points followed by one that breaks it.
+std::string gbnf_text_without(std::string_view close) {
+  std::optional<std::u32string> points = decode_utf8(close);
+  std::string rule;
+  std::string tail;
+  for (size_t i = points->size(); i-- > 0;) {
+    std::string other = gbnf_class(complement_ranges({{(*points)[i], (*points)[i]}}));
+    std::string prefix;
+    append_utf8(prefix, (*points)[i]);
+    if (i == points->size() - 1) {
+      tail = other;
+    } else {
+      tail = "( " + other + " | " + gbnf_literal(prefix) + " " + tail + " )";
+    }
+  }
+  return "( " + tail + " )*";
+}
+
 }  // namespace ingot::sampling::grammar

@@ -47,4 +47,8 @@ void append_separated(std::string& out, std::string_view separator, std::string_
 // parenthesized group).
 std::string gbnf_repeat(const std::string& element, uint64_t min, std::optional<uint64_t> max);
 
+// Any text (of valid UTF-8) that does not contain `close`, which must be
+// non-empty valid UTF-8.
+std::string gbnf_text_without(std::string_view close);
+
 }  // namespace ingot::sampling::grammar

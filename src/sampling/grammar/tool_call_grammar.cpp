@@ -114,6 +114,18 @@ std::vector<std::string> triggers(ToolCallFamily family) {
   return {};
 }
 
+// The reasoning before a required call: closed when the prompt opened it,
+// else optional; the blank lines models write after it.
+std::string reasoning_prefix(const std::optional<ReasoningBlock>& reasoning) {
+  if (!reasoning || reasoning->close.empty()) return "";
+  // At most the blank line models write after the block: more would let
+  // a random draw write whitespace forever.
+  std::string block = gbnf_text_without(reasoning->close) + " " + gbnf_literal(reasoning->close) +
+                      " " + gbnf_repeat("\"\\n\"", 0, 2);
+  if (reasoning->opened) return block + " ";
+  return "( " + gbnf_literal(reasoning->open) + " " + block + " )? ";
+}
+
 std::string optional_literal(std::string_view text) {
   return text.empty() ? std::string() : gbnf_literal(text) + " ";
 }
@@ -135,7 +147,11 @@ Result<ToolCallGrammar> tool_call_grammar(const ToolCallGrammarOptions& options)
   if (const chat::tool_calls::CallFormat* format = chat::tool_calls::call_format(options.family)) {
     INGOT_ASSIGN_OR_RETURN(std::string root, format_calls_rule(*format, tools, one_call, builder));
     ToolCallGrammar grammar;
-    if (options.choice == ToolChoice::kAuto) grammar.triggers = format_triggers(*format);
+    if (options.choice == ToolChoice::kAuto) {
+      grammar.triggers = format_triggers(*format);
+    } else {
+      root = reasoning_prefix(options.reasoning) + root;
+    }
     grammar.gbnf = builder.build(root);
     return grammar;
   }
@@ -172,6 +188,8 @@ Result<ToolCallGrammar> tool_call_grammar(const ToolCallGrammarOptions& options)
   if (options.choice == ToolChoice::kAuto) {
     grammar.triggers = triggers(options.family);
     if (options.family == ToolCallFamily::kLlama3) root = "\"<|python_tag|>\"? " + root;
+  } else if (options.family != ToolCallFamily::kHarmony) {
+    root = reasoning_prefix(options.reasoning) + root;
   }
   grammar.gbnf = builder.build(root);
   return grammar;

@@ -7,6 +7,7 @@
 // the trigger on).
 
 #include <nlohmann/json.hpp>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -21,6 +22,14 @@ enum class ToolChoice {
   kFunction,  // exactly the named function
 };
 
+// A reasoning block the template lets the model write before its reply
+// (<think>...</think>): a required call may follow one.
+struct ReasoningBlock {
+  std::string open;
+  std::string close;
+  bool opened = false;  // the prompt wrote the open tag: the reply starts inside
+};
+
 struct ToolCallGrammarOptions {
   chat::tool_calls::ToolCallFamily family = chat::tool_calls::ToolCallFamily::kGeneric;
   // OpenAI's tools: [{"type": "function", "function": {"name", "description"?,
@@ -29,6 +38,9 @@ struct ToolCallGrammarOptions {
   ToolChoice choice = ToolChoice::kRequired;
   std::string function_name;  // for kFunction
   bool parallel_tool_calls = true;
+  // For "required" and a named function: the reasoning block allowed (or,
+  // when the prompt opened it, required to close) before the calls.
+  std::optional<ReasoningBlock> reasoning;
 };
 
 struct ToolCallGrammar {
