@@ -1,11 +1,14 @@
 #include "chat/chat_template.h"
 
 #include "chat/jinja/json_convert.h"
+#include "chat/template_accommodations.h"
 
 namespace ingot::chat {
 namespace {
 
-void parse_tool_call_arguments(nlohmann::ordered_json& message) {
+// Each tool call's `function.arguments` in `message`.
+template <typename Visit>
+void for_each_arguments(nlohmann::ordered_json& message, Visit visit) {
   auto calls = message.find("tool_calls");
   if (calls == message.end() || !calls->is_array()) return;
   for (auto& call : *calls) {
@@ -13,11 +16,17 @@ void parse_tool_call_arguments(nlohmann::ordered_json& message) {
     auto function = call.find("function");
     if (function == call.end() || !function->is_object()) continue;
     auto arguments = function->find("arguments");
-    if (arguments == function->end() || !arguments->is_string()) continue;
-    nlohmann::ordered_json parsed =
-        nlohmann::ordered_json::parse(arguments->get_ref<const std::string&>(), nullptr, false);
-    if (!parsed.is_discarded()) *arguments = std::move(parsed);
+    if (arguments != function->end()) visit(*arguments);
   }
+}
+
+void parse_tool_call_arguments(nlohmann::ordered_json& message) {
+  for_each_arguments(message, [](nlohmann::ordered_json& arguments) {
+    if (!arguments.is_string()) return;
+    nlohmann::ordered_json parsed =
+        nlohmann::ordered_json::parse(arguments.get_ref<const std::string&>(), nullptr, false);
+    if (!parsed.is_discarded()) arguments = std::move(parsed);
+  });
 }
 
 }  // namespace
@@ -66,6 +75,26 @@ Result<ChatTemplate> ChatTemplate::parse(std::string_view source) {
 
 Result<std::string> ChatTemplate::render(const ChatPromptInput& input) const {
   nlohmann::ordered_json context = chat_template_context(input);
+  Result<std::string> rendered = render_context(context, input);
+  if (rendered.ok() || !context["messages"].is_array()) return rendered;
+  // A template that refuses a shape clients send gets the shape it takes
+  // (template_accommodations.h): each change alone, then both.
+  nlohmann::ordered_json as_text = context;
+  const bool text = arguments_as_text(as_text["messages"]);
+  if (text) {
+    if (Result<std::string> again = render_context(as_text, input); again.ok()) return again;
+  }
+  nlohmann::ordered_json first = context;
+  if (!system_turns_first(first["messages"])) return rendered;
+  if (Result<std::string> again = render_context(first, input); again.ok()) return again;
+  if (!text) return rendered;
+  arguments_as_text(first["messages"]);
+  Result<std::string> again = render_context(first, input);
+  return again.ok() ? again : rendered;
+}
+
+Result<std::string> ChatTemplate::render_context(const nlohmann::ordered_json& context,
+                                                 const ChatPromptInput& input) const {
   jinja::Variables variables;
   variables.reserve(context.size());
   try {

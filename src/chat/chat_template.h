@@ -35,9 +35,14 @@ class ChatTemplate {
  public:
   static Result<ChatTemplate> parse(std::string_view source);
 
+  // A template that fails on what clients commonly send (tool-call
+  // arguments as objects, system turns after the first) is rendered again
+  // with the messages in the shape it takes (template_accommodations.h).
   Result<std::string> render(const ChatPromptInput& input) const;
 
  private:
+  Result<std::string> render_context(const nlohmann::ordered_json& context,
+                                     const ChatPromptInput& input) const;
   explicit ChatTemplate(jinja::Template tmpl) : template_(std::move(tmpl)) {}
   jinja::Template template_;
 };

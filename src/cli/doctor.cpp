@@ -10,6 +10,7 @@
 #include <string>
 #include <vector>
 
+#include "chat/tool_calls/tool_call_family.h"
 #include "cli/cache_type_options.h"
 #include "cli/commands.h"
 #include "gguf/reader.h"
@@ -65,6 +66,10 @@ struct Plan {
   // when not by RoPE (BERT's learned ones).
   std::string serves = "";
   bool learned_positions = false;
+  // How tool calls are read and constrained, from the chat template; empty
+  // without one (ChatML then, and the generic JSON reply).
+  std::string tool_call_family = "";
+  bool template_renders_tools = false;
 
   uint64_t prediction_bytes() const { return mtp ? prediction_kv_bytes + checkpoint_bytes : 0; }
   uint64_t total(uint64_t weights) const {
@@ -169,6 +174,14 @@ void plan_windows(const gguf::GgufFile& file, model::KvCache::Types types, Plan&
 }
 
 // Everything that stops ingot from running the file, one line each.
+void plan_tool_calls(const gguf::GgufFile& file, Plan& plan) {
+  std::string source = file.metadata().get_or<std::string>("tokenizer.chat_template", "");
+  if (source.empty()) return;
+  plan.tool_call_family =
+      std::string(chat::tool_calls::family_name(chat::tool_calls::detect_tool_call_family(source)));
+  plan.template_renders_tools = chat::tool_calls::template_renders_tools(source);
+}
+
 // The model layer decides which architectures run and which metadata they
 // need; the file's tensor types are checked against the kernels' table.
 std::vector<std::string> blockers(const gguf::GgufFile& file, const gguf::FileSummary& s) {
@@ -258,6 +271,12 @@ void print_text(const DoctorOptions& options, const gguf::FileSummary& s, const 
                   s.pre_tokenizer.empty() ? "default" : s.pre_tokenizer, s.vocabulary_size));
   row("special", special_tokens_line(s));
   row("chat template", s.has_chat_template ? "present" : "absent");
+  if (!plan.tool_call_family.empty()) {
+    row("tool calls", plan.template_renders_tools
+                          ? plan.tool_call_family
+                          : plan.tool_call_family +
+                                " (the template does not show tools: they go in a system message)");
+  }
   std::string kv = plan.kv_cache_bytes ? human_bytes(*plan.kv_cache_bytes) : "unknown";
   if (plan.experts > 0) {
     row("experts", fmt::format("{} per layer, {} run per token (their weights are all in memory; "
@@ -345,6 +364,10 @@ void print_json(const DoctorOptions& options, const gguf::FileSummary& s, const 
        {{"type", s.vocabulary_type}, {"pre", s.pre_tokenizer}, {"size", s.vocabulary_size}}},
       {"special_tokens", special},
       {"chat_template", s.has_chat_template},
+      {"tool_calls", plan.tool_call_family.empty()
+                         ? json(nullptr)
+                         : json{{"family", plan.tool_call_family},
+                                {"template_renders_tools", plan.template_renders_tools}}},
       {"memory",
        {{"weights_bytes", s.weight_bytes},
         {"context", plan.context},
@@ -390,6 +413,7 @@ int run_doctor(const DoctorOptions& options) {
   plan_cache_types(*file, cache_types(options.cache_types), plan);
   plan.swa_full = options.swa_full;
   plan_windows(*file, cache_types(options.cache_types), plan);
+  plan_tool_calls(*file, plan);
   std::vector<std::string> problems = blockers(*file, summary);
   if (options.json) {
     print_json(options, summary, plan, problems);

@@ -30,14 +30,15 @@ std::optional<chat::ChatTemplate> load_chat_template(const std::string& source, 
 
 }  // namespace
 
-Result<LoadedModel> LoadedModel::load(const std::string& path) {
+Result<LoadedModel> LoadedModel::load(const std::string& path,
+                                      const std::optional<std::string>& template_source) {
   LoadedModel loaded;
   INGOT_ASSIGN_OR_RETURN(loaded.model, model::Model::load(path));
   INGOT_ASSIGN_OR_RETURN(tokenizer::Tokenizer tokenizer,
                          tokenizer::Tokenizer::from_gguf(loaded.model->file()));
   loaded.tokenizer = std::make_unique<tokenizer::Tokenizer>(std::move(tokenizer));
-  std::string source =
-      loaded.model->file().metadata().get_or<std::string>("tokenizer.chat_template", "");
+  std::string source = template_source.value_or(
+      loaded.model->file().metadata().get_or<std::string>("tokenizer.chat_template", ""));
   loaded.own_template = load_chat_template(source, !loaded.model->config().traits.encoder);
   const auto& special = loaded.tokenizer->vocab().special_ids();
   loaded.bos_text = special_text(*loaded.tokenizer, special.bos);

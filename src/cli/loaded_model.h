@@ -32,7 +32,10 @@ struct LoadedModel {
   bool template_renders_tools = false;
   bool template_reads_developer_role = false;
 
-  static Result<LoadedModel> load(const std::string& path);
+  // `template_source`: a template to use in place of the file's own
+  // (chat_template_choice.h), already checked to parse.
+  static Result<LoadedModel> load(const std::string& path,
+                                  const std::optional<std::string>& template_source = {});
 
   const chat::ChatTemplate& chat_template() const {
     return own_template ? *own_template : chat::chatml_template();

@@ -222,6 +222,19 @@ int serve(ServeOptions options) {
                  "beside their models and aliases in --models-config)\n");
     return 2;
   }
+  const bool template_chosen =
+      !options.chat_template.file.empty() || !options.chat_template.name_or_text.empty();
+  if (many && template_chosen) {
+    std::fprintf(stderr,
+                 "ingot serve: --chat-template and --chat-template-file go with one --model\n");
+    return 2;
+  }
+  Result<std::optional<std::string>> chosen = chosen_template_source(options.chat_template);
+  if (!chosen.ok()) {
+    std::fprintf(stderr, "ingot serve: %s\n", chosen.error().describe().c_str());
+    return 2;
+  }
+  options.chat_template_source = std::move(chosen).value();
   if (!many && !options.models_config.empty()) {
     std::fprintf(stderr, "ingot serve: --models-config goes with --models or several --model\n");
     return 2;
@@ -265,6 +278,11 @@ void register_serve(CLI::App& app, int& exit_code) {
   command->add_option("--port", options->http.port, "Port (0 picks a free one)")
       ->capture_default_str();
   command->add_option("--alias", options->aliases, "Another name clients may use for the model");
+  command->add_option("--chat-template-file", options->chat_template.file,
+                      "A Jinja chat template to use in place of the model's own");
+  command->add_option("--chat-template", options->chat_template.name_or_text,
+                      "A chat template's text, or a built-in name (chatml), in place of the "
+                      "model's own");
   command->add_option("--api-key", options->api_key,
                       "Require 'Authorization: Bearer KEY' (also INGOT_API_KEY)");
   command->add_option("--parallel", options->engine.parallel, "Sequences decoded together")

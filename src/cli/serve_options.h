@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "cli/cache_type_options.h"
+#include "cli/chat_template_choice.h"
 #include "engine/engine.h"
 #include "server/http/http_options.h"
 #include "server/serving_context.h"
@@ -43,6 +44,10 @@ struct ServeOptions {
   bool adapters_optional = false;  // --models: one that fails to load is left out
   std::string pooling;             // empty: the file's pooling_type, else last
   int64_t max_embedding_inputs = 2048;
+  ChatTemplateChoice chat_template;
+  // The template chat_template names, read once at start (every model
+  // served uses it in place of its own).
+  std::optional<std::string> chat_template_source;
 };
 
 // The prompt cache's room (--cache-ram): llama-server's default, but never

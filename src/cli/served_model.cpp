@@ -112,7 +112,7 @@ Result<std::unique_ptr<ServedInstance>> serve_model(const ServeOptions& options,
                                                     const std::string& path, const std::string& id,
                                                     const SharedServing& shared) {
   auto served = std::make_unique<ServedInstance>();
-  INGOT_ASSIGN_OR_RETURN(served->loaded, LoadedModel::load(path));
+  INGOT_ASSIGN_OR_RETURN(served->loaded, LoadedModel::load(path, options.chat_template_source));
   const LoadedModel& loaded = served->loaded;
   ServeOptions local = options;
   for (const std::string& spec : options.logit_bias) {

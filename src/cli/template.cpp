@@ -105,7 +105,7 @@ void run_bench(const chat::ChatTemplate& chat_template, const chat::ChatPromptIn
               bytes, elapsed.count() / rounds * 1e6, rounds);
 }
 
-int fail(const Error& error) {
+int template_failure(const Error& error) {
   std::fprintf(stderr, "error: %s\n", error.describe().c_str());
   return error.kind() == ErrorKind::kTemplateRaised ? 2 : 1;
 }
@@ -144,16 +144,16 @@ int run(TemplateOptions options) {
   std::string source;
   if (!options.model.empty()) {
     Status status = load_from_model(options.model, source, options);
-    if (!status.ok()) return fail(status.error());
+    if (!status.ok()) return template_failure(status.error());
   }
   if (!options.template_file.empty() || !options.chat_template_file.empty()) {
     Result<std::string> text = read_text(options.template_file.empty() ? options.chat_template_file
                                                                        : options.template_file);
-    if (!text.ok()) return fail(text.error());
+    if (!text.ok()) return template_failure(text.error());
     source = std::move(text).value();
   }
   Result<chat::ChatTemplate> chat_template = chat::ChatTemplate::parse(source);
-  if (!chat_template.ok()) return fail(chat_template.error());
+  if (!chat_template.ok()) return template_failure(chat_template.error());
 
   chat::ChatPromptInput input;
   input.add_generation_prompt = !options.no_generation_prompt;
@@ -161,10 +161,10 @@ int run(TemplateOptions options) {
   input.eos_token = options.eos_token;
   input.extra_kwargs = Json::parse(options.kwargs, nullptr, false);
   if (!input.extra_kwargs.is_object())
-    return fail(invalid_argument("--kwargs must be a JSON object"));
+    return template_failure(invalid_argument("--kwargs must be a JSON object"));
   if (!options.messages_file.empty()) {
     Result<Json> messages = read_json(options.messages_file);
-    if (!messages.ok()) return fail(messages.error());
+    if (!messages.ok()) return template_failure(messages.error());
     // Either a list of messages or a whole chat-completions request body.
     if (messages->is_object() && messages->contains("messages")) {
       if (messages->contains("tools")) input.tools = (*messages)["tools"];
@@ -177,24 +177,24 @@ int run(TemplateOptions options) {
   }
   if (!options.tools_file.empty()) {
     Result<Json> tools = read_json(options.tools_file);
-    if (!tools.ok()) return fail(tools.error());
+    if (!tools.ok()) return template_failure(tools.error());
     input.tools = std::move(tools).value();
   }
   if (!options.reply_file.empty()) {
     Result<std::string> reply = read_text(options.reply_file);
-    if (!reply.ok()) return fail(reply.error());
+    if (!reply.ok()) return template_failure(reply.error());
     Json answer = parse_reply(source, *reply, input.tools.is_array() ? input.tools : Json::array());
     std::printf("%s\n", answer.dump(2, ' ', false, Json::error_handler_t::replace).c_str());
     return 0;
   }
   if (options.bench) {
     Result<std::string> first = chat_template->render(input);
-    if (!first.ok()) return fail(first.error());
+    if (!first.ok()) return template_failure(first.error());
     run_bench(*chat_template, input);
     return 0;
   }
   Result<std::string> prompt = chat_template->render(input);
-  if (!prompt.ok()) return fail(prompt.error());
+  if (!prompt.ok()) return template_failure(prompt.error());
   std::fwrite(prompt->data(), 1, prompt->size(), stdout);
   return 0;
 }

@@ -176,6 +176,8 @@ TEST(TemplateParity, EveryFixtureTemplateMatchesJinja2) {
   int rendered_and_matched = 0;
   int raised_and_raised = 0;
   int raised_by_template = 0;
+  int generators_serialized = 0;
+  int arguments_as_text = 0;
   int mismatches = 0;
   for (size_t i = 0; i < cases.size(); ++i) {
     const Case& c = cases[i];
@@ -202,6 +204,16 @@ TEST(TemplateParity, EveryFixtureTemplateMatchesJinja2) {
         EXPECT_EQ(actual.error().kind(), ErrorKind::kTemplateRaised) << c.label;
         EXPECT_EQ(actual.error().message(), error.substr(15)) << c.label;
       }
+    } else if (expected["error"].get<std::string>().starts_with(
+                   "TypeError: Object of type generator is not JSON serializable")) {
+      // ingot's one departure: tojson writes a generator as its list, as
+      // llama.cpp's engine does for its own templates (json_convert.cpp).
+      ++generators_serialized;
+    } else if (expected["error"].get<std::string>().starts_with(
+                   "TypeError: can only concatenate str (not \"dict\") to str")) {
+      // ChatTemplate renders again with the arguments as JSON text
+      // (chat_template.h), which this template wants.
+      ++arguments_as_text;
     } else {
       ++mismatches;
       ADD_FAILURE() << c.label << "\nJinja2 raised " << expected["error"].get<std::string>()
@@ -211,9 +223,10 @@ TEST(TemplateParity, EveryFixtureTemplateMatchesJinja2) {
   }
   std::printf(
       "template parity: %zu templates x %zu cases each: %d rendered identically, "
-      "%d raised in both (%d by raise_exception), %d mismatches\n",
+      "%d raised in both (%d by raise_exception), %d generators written by tojson, %d "
+      "rendered again with arguments as text, %d mismatches\n",
       paths.size(), cases.size() / paths.size(), rendered_and_matched, raised_and_raised,
-      raised_by_template, mismatches);
+      raised_by_template, generators_serialized, arguments_as_text, mismatches);
 }
 
 }  // namespace

@@ -154,6 +154,25 @@ TEST(ToolCallRoundTrip, ARenderedAssistantTurnParsesToTheCallsRendered) {
   }
 }
 
+// Functionary v3.2 writes a call's arguments with `+`, so it takes them as
+// the JSON text OpenAI sends; llama.cpp's DeepSeek R1 template passes
+// `tools | map(...)` to tojson. Both render the whole round trip.
+TEST(ToolCallRoundTrip, TemplatesThatWantArgumentsAsTextOrMapTheTools) {
+  INGOT_REQUIRE_SHARED();
+  for (const std::string name : {"meetkai-functionary-medium-v3.2", "llama-cpp-deepseek-r1"}) {
+    SCOPED_TRACE(name);
+    TemplateCase c{name, detect_tool_call_family(read_template(name)), "", "", false};
+    Json messages = Json::array({user("Weather in Paris?"), assistant_calls(false)});
+    messages.push_back(
+        {{"role", "tool"}, {"tool_call_id", "a1B2c3D4e"}, {"content", "18C, sunny"}});
+    Result<std::string> prompt = render(c, messages, true);
+    ASSERT_TRUE(prompt.ok()) << prompt.error().describe();
+    EXPECT_NE(prompt->find("{\"city\""), std::string::npos) << *prompt;
+    EXPECT_NE(prompt->find("18C, sunny"), std::string::npos);
+    EXPECT_NE(prompt->find("City name"), std::string::npos);
+  }
+}
+
 TEST(ToolCallRoundTrip, TextBeforeACallIsContentOnQwen) {
   INGOT_REQUIRE_SHARED();
   TemplateCase c = template_cases()[0];

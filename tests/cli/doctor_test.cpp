@@ -48,12 +48,24 @@ TEST(Doctor, TinyQwen3Facts) {
   EXPECT_EQ(facts["special_tokens"]["pad"]["text"], "<|endoftext|>");
   EXPECT_FALSE(facts["special_tokens"].contains("bos"));
   EXPECT_EQ(facts["chat_template"], true);
+  EXPECT_EQ(facts["tool_calls"]["family"], "hermes");
+  EXPECT_EQ(facts["tool_calls"]["template_renders_tools"], true);
   EXPECT_EQ(facts["tensor_types"]["f16"]["tensors"], 16);
   EXPECT_EQ(facts["tensor_types"]["f32"]["tensors"], 9);
   // 2 layers x 2 KV heads x (16 + 16) dims x 2 bytes, per position and sequence.
   EXPECT_EQ(facts["memory"]["kv_cache_bytes"], 2 * 2 * 32 * 2 * 1024 * 2);
   EXPECT_EQ(facts["memory"]["parallel"], 2);
   EXPECT_EQ(facts["runnable"], true);
+}
+
+TEST(Doctor, PrintsTheToolCallFamily) {
+  INGOT_REQUIRE_SHARED();
+  CommandResult result = run_command(
+      {ingot_binary(), "doctor", "--model", shared_path("models/stories260K.gguf").string()});
+  EXPECT_EQ(result.out.find("tool calls"), std::string::npos) << "no template, no family";
+  result = run_command(
+      {ingot_binary(), "doctor", "--model", shared_path("models/tiny-qwen3-f16.gguf").string()});
+  EXPECT_NE(result.out.find("tool calls     hermes"), std::string::npos) << result.out;
 }
 
 // INGOT_ISA or --isa choose the kernels at or below what the CPU has, and

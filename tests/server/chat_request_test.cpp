@@ -287,6 +287,8 @@ TEST(ChatRequest, ReasoningEffortBoundsTheThinkingUnlessABudgetIsGiven) {
   EXPECT_EQ(accepted(with(minimal(), "reasoning_effort", "medium")).reasoning_budget,
             kMediumEffortReasoningBudget);
   EXPECT_FALSE(accepted(with(minimal(), "reasoning_effort", "high")).reasoning_budget);
+  EXPECT_EQ(accepted(with(minimal(), "reasoning_effort", "none")).reasoning_budget, 0);
+  EXPECT_EQ(accepted(with(minimal(), "reasoning_effort", "minimal")).reasoning_budget, 0);
   EXPECT_FALSE(accepted(minimal()).reasoning_budget);
   json low = with(minimal(), "reasoning_effort", "low");
   EXPECT_EQ(accepted(with(low, "reasoning_budget", 50)).reasoning_budget, 50);

@@ -154,7 +154,10 @@ class JsonWriter {
   }
 
   void write_list(const List& list, int depth) {
-    if (list.is_iterator) throw_render_error("Object of type generator is not JSON serializable");
+    // A generator (map, select) is written as the list it yields, where
+    // Python's json.dumps refuses it: llama.cpp's own templates
+    // (llama-cpp-deepseek-r1) pass `tools | map(...)` to tojson, which its
+    // template engine allows.
     if (!list.view_name.empty()) {
       throw_render_error(str_cat("Object of type ", list.view_name, " is not JSON serializable"));
     }

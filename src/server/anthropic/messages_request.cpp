@@ -309,6 +309,9 @@ Found translate_thinking(const json& body, json& openai) {
   const std::string type = string_field(*it, "type");
   if (type == "disabled") {
     openai["chat_template_kwargs"] = {{"enable_thinking", false}};
+    // Templates that ignore enable_thinking may still open a block: it
+    // closes at once.
+    openai["reasoning_budget"] = 0;
     return std::nullopt;
   }
   if (const json* display = given(*it, "display");

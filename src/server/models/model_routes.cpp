@@ -65,6 +65,11 @@ ordered_json model_list(const FleetContext& fleet) {
     entry["size"] = s.entry->file_bytes;
     entry["context_length"] =
         s.model != nullptr ? s.model->context().engine->context_size() : s.entry->context_length;
+    // Known once the model is loaded (its template, or the one given).
+    if (s.model != nullptr) {
+      entry["tool_call_family"] =
+          std::string(chat::tool_calls::family_name(s.model->context().tool_call_family));
+    }
     data.push_back(entry);
     // Its adapters, each a model of its own, run on it (as vLLM lists LoRA
     // modules).

@@ -156,6 +156,8 @@ void check_reasoning_effort(Validator& v, ChatRequest& request) {
 // and medium bound the thinking block, high leaves it to the model.
 std::optional<int64_t> budget_for_effort(const json* effort) {
   if (effort == nullptr || !effort->is_string()) return std::nullopt;
+  // "none" and "minimal" (OpenAI's lowest efforts): the block closes at once.
+  if (*effort == "none" || *effort == "minimal") return 0;
   if (*effort == "low") return kLowEffortReasoningBudget;
   if (*effort == "medium") return kMediumEffortReasoningBudget;
   return std::nullopt;

@@ -13,6 +13,8 @@ ordered_json model_entry(const ServingContext& context, const std::string& id) {
   entry["created"] = context.created;
   entry["owned_by"] = "ingot";
   entry["context_length"] = context.engine->context_size();
+  // The syntax tool calls are read in and constrained to (docs/tool-calling.md).
+  entry["tool_call_family"] = std::string(chat::tool_calls::family_name(context.tool_call_family));
   return entry;
 }
 

@@ -52,6 +52,20 @@ ApiError template_error(const Error& error) {
                          "messages", "template_error");
 }
 
+// The reasoning block a required call may follow: the template's tags,
+// unless the prompt already closed an empty block (thinking turned off).
+// gpt-oss's channels are its call grammar's own business.
+std::optional<sampling::grammar::ReasoningBlock> reasoning_block(const ServingContext& context,
+                                                                 const std::string& prompt,
+                                                                 bool opened) {
+  if (!context.reasoning_tags || context.reasoning_tags->harmony) return std::nullopt;
+  const engine::ReasoningTags& tags = *context.reasoning_tags;
+  std::string_view end = prompt;
+  while (!end.empty() && std::isspace(static_cast<unsigned char>(end.back()))) end.remove_suffix(1);
+  if (!opened && end.ends_with(tags.close)) return std::nullopt;
+  return sampling::grammar::ReasoningBlock{tags.open, tags.close, opened};
+}
+
 }  // namespace
 
 std::vector<int32_t> tokenize_prompt(const std::string& text, const ServingContext& context) {
@@ -141,10 +155,13 @@ std::variant<ChatGeneration, ApiError> build_chat_generation(const ChatRequest& 
   input.bos_token = context.bos_text;
   input.eos_token = context.eos_text;
   input.extra_kwargs = request.chat_template_kwargs;
-  auto constraint = reply_grammar_for(request, result.tool_call_family, context.grammars);
-  if (auto* error = std::get_if<ApiError>(&constraint)) return std::move(*error);
   Result<std::string> prompt = context.chat_template->render(input);
   if (!prompt.ok()) return template_error(prompt.error());
+  const bool opens_reasoning =
+      context.reasoning_tags && engine::prompt_opens_reasoning(*prompt, *context.reasoning_tags);
+  auto constraint = reply_grammar_for(request, result.tool_call_family,
+                                      reasoning_block(context, *prompt, opens_reasoning), context.grammars);
+  if (auto* error = std::get_if<ApiError>(&constraint)) return std::move(*error);
 
   engine::GenerationRequest& generation = result.generation;
   auto lora = lora_for(request, context);
@@ -164,8 +181,7 @@ std::variant<ChatGeneration, ApiError> build_chat_generation(const ChatRequest& 
     generation.reasoning = *context.reasoning_tags;
     generation.reasoning_budget =
         request.reasoning_budget ? static_cast<int32_t>(*request.reasoning_budget) : -1;
-    generation.prompt_opens_reasoning =
-        engine::prompt_opens_reasoning(*prompt, *context.reasoning_tags);
+    generation.prompt_opens_reasoning = opens_reasoning;
   }
   return result;
 }

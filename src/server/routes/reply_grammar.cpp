@@ -66,9 +66,11 @@ nlohmann::ordered_json relaxed_tools(const nlohmann::ordered_json& tools,
 }
 
 GrammarOrError tool_grammar(const ChatRequest& request, chat::tool_calls::ToolCallFamily family,
+                            const std::optional<grammar::ReasoningBlock>& reasoning,
                             GrammarCache& grammars) {
   grammar::ToolCallGrammarOptions options;
   options.family = family;
+  options.reasoning = reasoning;
   std::vector<std::string> relaxed;
   options.tools = relaxed_tools(request.tools, relaxed);
   options.parallel_tool_calls = request.parallel_tool_calls;
@@ -102,16 +104,16 @@ GrammarOrError tool_grammar(const ChatRequest& request, chat::tool_calls::ToolCa
 
 std::variant<std::optional<ReplyGrammar>, ApiError> reply_grammar_for(
     const ChatRequest& request, std::optional<chat::tool_calls::ToolCallFamily> tool_family,
-    GrammarCache& grammars) {
+    const std::optional<grammar::ReasoningBlock>& reasoning, GrammarCache& grammars) {
   if (request.grammar) return compiled(grammars, *request.grammar, "grammar", "invalid_grammar");
   // A required call constrains the reply from its first token.
   bool call_required = request.tool_choice.mode == ToolChoice::Mode::kRequired ||
                        request.tool_choice.mode == ToolChoice::Mode::kFunction;
-  if (tool_family && call_required) return tool_grammar(request, *tool_family, grammars);
+  if (tool_family && call_required) return tool_grammar(request, *tool_family, reasoning, grammars);
   switch (request.response_format.kind) {
     case ResponseFormat::Kind::kText:
       // With "auto" the call grammar arms when the model opens a call.
-      if (tool_family) return tool_grammar(request, *tool_family, grammars);
+      if (tool_family) return tool_grammar(request, *tool_family, reasoning, grammars);
       return std::optional<ReplyGrammar>();
     // A JSON reply format holds from the first token, so with "auto" tools
     // the model answers in that format rather than calling (docs/api.md).

@@ -17,6 +17,7 @@
 
 #include "chat/tool_calls/tool_call_family.h"
 #include "sampling/grammar/grammar.h"
+#include "sampling/grammar/tool_call_grammar.h"
 #include "server/api_error.h"
 #include "server/grammar_cache.h"
 #include "server/openai/chat_request.h"
@@ -34,10 +35,11 @@ struct ReplyGrammar {
 };
 
 // No grammar (std::nullopt) when the reply is free text. `tool_family` is
-// set when the request's tools are offered to the model.
+// set when the request's tools are offered to the model; `reasoning` when
+// the template reasons between tags, which a required call may follow.
 // Grammars are compiled through `grammars`, so repeated ones are shared.
 std::variant<std::optional<ReplyGrammar>, ApiError> reply_grammar_for(
     const ChatRequest& request, std::optional<chat::tool_calls::ToolCallFamily> tool_family,
-    GrammarCache& grammars);
+    const std::optional<sampling::grammar::ReasoningBlock>& reasoning, GrammarCache& grammars);
 
 }  // namespace ingot::server
