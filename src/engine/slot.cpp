@@ -160,7 +160,10 @@ bool Slot::take_drawn(int64_t context_limit) {
     return true;
   }
   std::string piece = tokenizer_.token_to_piece(sampled.id);
-  if (grammar_) {
+  // A trigger written while the model reasons is not a call: an "auto"
+  // grammar arms only in the answer.
+  const bool reasoning = splitter_ && splitter_->in_reasoning();
+  if (grammar_ && (grammar_->armed() || !reasoning)) {
     if (Status accepted = grammar_->accept(sampled.id, piece); !accepted.ok()) {
       fail(std::move(accepted.error()));
       return true;

@@ -120,5 +120,33 @@ TEST_F(GrammarEngineTest, TriggerLeavesTheTextBeforeItFree) {
   EXPECT_GT(free_text_before, 0) << "no reply had free text before its trigger";
 }
 
+// A trigger the model writes while it reasons is not a call: the grammar
+// arms only once the reasoning block has closed (here, at its budget).
+TEST_F(GrammarEngineTest, TriggerInsideTheReasoningDoesNotArm) {
+  auto grammar = compile(kToolCallGbnf);
+  int32_t trigger_token = suite_.tokenizer->vocab().find("<tool_call>");
+  ASSERT_GE(trigger_token, 0);
+  std::vector<GenerationRequest> requests;
+  for (uint64_t seed = 1; seed <= 8; ++seed) {
+    GenerationRequest r = request(grammar, seed, 120);
+    r.sampling.grammar_triggers = {"<tool_call>"};
+    r.sampling.logit_bias = {{trigger_token, 14.0f}};
+    r.reasoning = ReasoningTags{"<think>", "</think>"};
+    r.prompt_opens_reasoning = true;
+    r.reasoning_budget = 6;
+    requests.push_back(std::move(r));
+  }
+  int triggers_in_reasoning = 0;
+  for (const CollectedReply& reply : run(requests)) {
+    ASSERT_FALSE(reply.error) << reply.error->describe();
+    if (reply.reasoning.find("<tool_call>") != std::string::npos) ++triggers_in_reasoning;
+    size_t at = reply.content.find("<tool_call>");
+    if (at == std::string::npos) continue;
+    GrammarMatcher matcher(grammar);
+    EXPECT_TRUE(matcher.accept_bytes(reply.content.substr(at))) << reply.content;
+  }
+  EXPECT_GT(triggers_in_reasoning, 0) << "no reply wrote the trigger while reasoning";
+}
+
 }  // namespace
 }  // namespace ingot::engine

@@ -1,5 +1,6 @@
 #include "sampling/grammar/format_call_grammar.h"
 
+#include <functional>
 #include <optional>
 #include <set>
 
@@ -16,6 +17,9 @@ using Json = nlohmann::ordered_json;
 
 // Between a format's markers the models write a newline or nothing.
 constexpr std::string_view kGap = "\"\\n\"?";
+
+// The longest minLength or maxLength a raw string's grammar spells out.
+constexpr uint64_t kMaxSpelledLength = 256;
 
 // Deeper than this, a nested value is written as JSON (MiniMax M3) or as
 // any Gemma 4 value.
@@ -61,6 +65,15 @@ std::optional<std::vector<std::string>> string_choices(const Json& schema) {
   return choices;
 }
 
+// The rule of any text without `close`, named after it (one per close).
+std::string text_until(std::string_view close, JsonSchemaGrammarBuilder& builder) {
+  std::string name = "text-until-" + gbnf_rule_name(close) + "-" +
+                     std::to_string(std::hash<std::string_view>{}(close) % 1000000);
+  return gbnf_text_without(close, name, [&](std::string rule, std::string body) {
+    builder.add_rule(std::move(rule), std::move(body));
+  });
+}
+
 std::optional<uint64_t> length_bound(const Json& schema, const char* key) {
   auto found = schema.find(key);
   if (found == schema.end() || !found->is_number_unsigned()) return std::nullopt;
@@ -68,10 +81,11 @@ std::optional<uint64_t> length_bound(const Json& schema, const char* key) {
 }
 
 // A string argument written as raw text up to `close`: one of its enum's
-// values; text of the schema's length, without the close's first
-// character, when it bounds the length; else any text without the close
-// (a pattern or format is not enforced there).
-std::string raw_string(const Json& schema, std::string_view close) {
+// values; text of the schema's length (up to kMaxSpelledLength), without
+// the close's first character, when it bounds the length; else any text
+// without the close (a pattern or format is not enforced there).
+std::string raw_string(const Json& schema, std::string_view close,
+                       JsonSchemaGrammarBuilder& builder) {
   if (auto choices = string_choices(schema)) {
     std::string rule;
     for (const std::string& choice : *choices) append_separated(rule, " | ", literal(choice));
@@ -79,7 +93,12 @@ std::string raw_string(const Json& schema, std::string_view close) {
   }
   std::optional<uint64_t> min = length_bound(schema, "minLength");
   std::optional<uint64_t> max = length_bound(schema, "maxLength");
-  if (!min && !max) return gbnf_text_without(close);
+  // A bound is spelled one element per character: past a short one, the
+  // text is left unbounded (as the relaxed schemas leave what a grammar
+  // cannot hold) rather than the grammar grown past its limit.
+  if (max && *max > kMaxSpelledLength) max.reset();
+  if (min && *min > kMaxSpelledLength) min.reset();
+  if (!min && !max) return text_until(close, builder);
   std::optional<std::u32string> points = decode_utf8(close);
   std::string other = gbnf_class(complement_ranges({{points->front(), points->front()}}));
   return gbnf_repeat(other, min.value_or(0), max);
@@ -90,22 +109,31 @@ bool is_raw_string(const Json& schema) {
 }
 
 // Items in order, required ones always, optional ones possibly left out,
-// `separator` between those present.
+// `separator` between those present. One rule per position, named from
+// `hint`, so that the grammar grows with the items and not with the
+// subsets of the optional ones.
 std::string separated_sequence(const std::vector<std::pair<std::string, bool>>& items,
-                               std::string_view separator) {
+                               std::string_view separator, const std::string& hint,
+                               JsonSchemaGrammarBuilder& builder) {
   if (items.empty()) return "";
+  const size_t n = items.size();
   std::string sep = separator.empty() ? "" : literal(separator) + " ";
-  // The sequence starting at item i, given whether something came before.
-  std::vector<std::string> after_some(items.size() + 1), from_start(items.size() + 1);
-  for (size_t i = items.size(); i-- > 0;) {
+  // after(i): items i.. once something came before; from(i): while nothing has.
+  auto after = [&](size_t i) {
+    return i == n ? std::string() : hint + "-after-" + std::to_string(i);
+  };
+  auto from = [&](size_t i) { return hint + "-from-" + std::to_string(i); };
+  for (size_t i = n; i-- > 0;) {
     const auto& [item, required] = items[i];
-    std::string with = sep + item + " " + after_some[i + 1];
-    after_some[i] = required ? with : "( " + with + " )? " + after_some[i + 1];
-    std::string first = item + " " + after_some[i + 1];
-    from_start[i] = required ? first : "( " + first + " | " + from_start[i + 1] + " )";
-    if (!required && from_start[i + 1].empty()) from_start[i] = "( " + first + " )?";
+    std::string with = sep + item + " " + after(i + 1);
+    builder.add_rule(after(i), required ? with : "( " + with + " )? " + after(i + 1));
+    std::string first = item + " " + after(i + 1);
+    std::string body = required     ? first
+                       : i + 1 == n ? "( " + first + " )?"
+                                    : "( " + first + " | " + from(i + 1) + " )";
+    builder.add_rule(from(i), body);
   }
-  return from_start[0];
+  return from(0);
 }
 
 class FormatGrammar {
@@ -152,7 +180,8 @@ class FormatGrammar {
                              builder_.add_schema(schema, "arg-" + hint + "-" + key));
       items.emplace_back(literal(key + "=") + " " + value, is_required(tool.parameters, key));
     }
-    return literal(tool.name + "(") + " " + separated_sequence(items, ", ") + " \")\"";
+    return literal(tool.name + "(") + " " +
+           separated_sequence(items, ", ", "seq-" + hint, builder_) + " \")\"";
   }
 
   Result<std::string> named_call(const GrammarTool& tool, const std::string& hint) {
@@ -216,7 +245,7 @@ class FormatGrammar {
       if (!tags.value_open.empty()) add(item, {kGap, literal(tags.value_open)});
       if (tags.newline_padded) item += " \"\\n\"";
       if (text) {
-        add(item, {raw_string(schema, tags.value_close)});
+        add(item, {raw_string(schema, tags.value_close, builder_)});
       } else {
         INGOT_ASSIGN_OR_RETURN(
             std::string value,
@@ -227,7 +256,7 @@ class FormatGrammar {
       add(item, {literal(tags.value_close), kGap});
       items.emplace_back("( " + item + " )", is_required(tool.parameters, key));
     }
-    return std::string(kGap) + " " + separated_sequence(items, "");
+    return std::string(kGap) + " " + separated_sequence(items, "", "seq-" + hint, builder_);
   }
 
   Result<std::string> gemma_arguments(const GrammarTool& tool, const std::string& hint) {
@@ -242,7 +271,7 @@ class FormatGrammar {
                              gemma_typed(member, hint + "-" + gbnf_rule_name(key), depth + 1));
       items.emplace_back("( " + literal(key + ":") + " " + value + " )", is_required(schema, key));
     }
-    return "\"{\" " + separated_sequence(items, ",") + " \"}\"";
+    return "\"{\" " + separated_sequence(items, ",", hint + "-members", builder_) + " \"}\"";
   }
 
   // A value in Gemma 4's encoding, as the schema types it: strings between
@@ -250,7 +279,7 @@ class FormatGrammar {
   // (to a depth) member by member; anything else any Gemma value.
   Result<std::string> gemma_typed(const Json& schema, const std::string& hint, int depth) {
     if (is_raw_string(schema)) {
-      return "\"<|\\\"|>\" " + raw_string(schema, "<|\"|>") + " \"<|\\\"|>\"";
+      return "\"<|\\\"|>\" " + raw_string(schema, "<|\"|>", builder_) + " \"<|\\\"|>\"";
     }
     std::set<std::string> types = chat::tool_calls::schema_types(schema);
     bool one = types.size() == 1 ||
@@ -291,7 +320,7 @@ class FormatGrammar {
       INGOT_ASSIGN_OR_RETURN(std::string value, element_value(member, name, depth + 1));
       items.emplace_back("( " + element(key, value) + " )", is_required(schema, key));
     }
-    return separated_sequence(items, "");
+    return separated_sequence(items, "", hint + "-members", builder_);
   }
 
   std::string element(std::string_view name, const std::string& value) const {
@@ -304,7 +333,7 @@ class FormatGrammar {
   // A value as MiniMax M3 writes it: text, nested elements for an object
   // or array the schema describes, JSON for anything else.
   Result<std::string> element_value(const Json& schema, const std::string& hint, int depth) {
-    if (is_raw_string(schema)) return raw_string(schema, format_.element_marker);
+    if (is_raw_string(schema)) return raw_string(schema, format_.element_marker, builder_);
     std::set<std::string> types = chat::tool_calls::schema_types(schema);
     bool nested = depth < kMaxNestedDepth && types.size() == 1;
     if (nested && types.contains("object") && !properties(schema).empty()) {
@@ -325,7 +354,7 @@ class FormatGrammar {
   std::string gemma_value() {
     if (!gemma_rules_) {
       builder_.add_rule("gemma-string",
-                        "\"<|\\\"|>\" " + gbnf_text_without("<|\"|>") + " \"<|\\\"|>\"");
+                        "\"<|\\\"|>\" " + text_until("<|\"|>", builder_) + " \"<|\\\"|>\"");
       builder_.add_rule("gemma-key", "[a-zA-Z_] [a-zA-Z0-9_]*");
       builder_.add_rule("gemma-scalar",
                         "\"-\"? [0-9]+ (\".\" [0-9]+)? | \"true\" | \"false\" | \"null\"");

@@ -200,23 +200,45 @@ std::string gbnf_repeat(const std::string& element, uint64_t min, std::optional<
   return element + "{" + std::to_string(min) + "," + std::to_string(*max) + "}";
 }
 
-// Any text that does not contain `close`: each code point but the close's
-// first, or the close's first code points followed by one that breaks it.
-std::string gbnf_text_without(std::string_view close) {
-  std::optional<std::u32string> points = decode_utf8(close);
-  std::string rule;
-  std::string tail;
-  for (size_t i = points->size(); i-- > 0;) {
-    std::string other = gbnf_class(complement_ranges({{(*points)[i], (*points)[i]}}));
-    std::string prefix;
-    append_utf8(prefix, (*points)[i]);
-    if (i == points->size() - 1) {
-      tail = other;
-    } else {
-      tail = "( " + other + " | " + gbnf_literal(prefix) + " " + tail + " )";
-    }
+// One rule per state of the automaton that finds `close`: state k has read
+// the close's first k code points and nothing that completes it. Each code
+// point of the close moves to the state the close's own overlaps say (as
+// Knuth-Morris-Pratt computes them); any other code point back to state 0;
+// the close's last one, from state n-1, is never allowed. Any state may end.
+std::string gbnf_text_without(std::string_view close, const std::string& name,
+                              const AddRule& add_rule) {
+  const std::u32string points = decode_utf8(close).value_or(std::u32string());
+  const size_t n = points.size();
+  std::vector<size_t> overlap(n, 0);  // the longest proper border of each prefix
+  for (size_t i = 1, k = 0; i < n; ++i) {
+    while (k > 0 && points[i] != points[k]) k = overlap[k - 1];
+    if (points[i] == points[k]) ++k;
+    overlap[i] = k;
   }
-  return "( " + tail + " )*";
+  auto next = [&](size_t k, char32_t c) {
+    while (k > 0 && points[k] != c) k = overlap[k - 1];
+    return points[k] == c ? k + 1 : 0;
+  };
+  auto state = [&](size_t k) { return k == 0 ? name : name + "-" + std::to_string(k); };
+  CodePointRanges distinct;
+  for (char32_t c : points) distinct.push_back({c, c});
+  distinct = normalize_ranges(distinct);
+  const std::string others = gbnf_class(complement_ranges(distinct));
+  for (size_t k = 0; k < n; ++k) {
+    std::string body;
+    for (const auto& [first, last] : distinct) {
+      for (char32_t c = first; c <= last; ++c) {
+        size_t to = next(k, c);
+        if (to == n) continue;
+        std::string text;
+        append_utf8(text, c);
+        append_separated(body, " | ", gbnf_literal(text) + " " + state(to));
+      }
+    }
+    append_separated(body, " | ", others + " " + name);
+    add_rule(state(k), "( " + body + " )?");
+  }
+  return name;
 }
 
 }  // namespace ingot::sampling::grammar

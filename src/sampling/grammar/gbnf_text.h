@@ -5,6 +5,7 @@
 // they emit goes through these helpers and nothing is escaped by hand.
 
 #include <cstdint>
+#include <functional>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -47,8 +48,12 @@ void append_separated(std::string& out, std::string_view separator, std::string_
 // parenthesized group).
 std::string gbnf_repeat(const std::string& element, uint64_t min, std::optional<uint64_t> max);
 
-// Any text (of valid UTF-8) that does not contain `close`, which must be
-// non-empty valid UTF-8.
-std::string gbnf_text_without(std::string_view close);
+// Adds the rules of any text (valid UTF-8) that does not contain `close`
+// (non-empty, valid UTF-8): `name`, and `name`-1, -2, ... for the states
+// between; returns `name`. Exact, so that text the grammar allows before a
+// close never holds that close (a parser reading up to it agrees).
+using AddRule = std::function<void(std::string name, std::string body)>;
+std::string gbnf_text_without(std::string_view close, const std::string& name,
+                              const AddRule& add_rule);
 
 }  // namespace ingot::sampling::grammar

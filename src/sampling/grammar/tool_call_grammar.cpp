@@ -116,12 +116,17 @@ std::vector<std::string> triggers(ToolCallFamily family) {
 
 // The reasoning before a required call: closed when the prompt opened it,
 // else optional; the blank lines models write after it.
-std::string reasoning_prefix(const std::optional<ReasoningBlock>& reasoning) {
+std::string reasoning_prefix(const std::optional<ReasoningBlock>& reasoning,
+                             JsonSchemaGrammarBuilder& builder) {
   if (!reasoning || reasoning->close.empty()) return "";
   // At most the blank line models write after the block: more would let
   // a random draw write whitespace forever.
-  std::string block = gbnf_text_without(reasoning->close) + " " + gbnf_literal(reasoning->close) +
-                      " " + gbnf_repeat("\"\\n\"", 0, 2);
+  std::string text = gbnf_text_without(reasoning->close, "reasoning-text",
+                                       [&](std::string name, std::string body) {
+                                         builder.add_rule(std::move(name), std::move(body));
+                                       });
+  std::string block =
+      text + " " + gbnf_literal(reasoning->close) + " " + gbnf_repeat("\"\\n\"", 0, 2);
   if (reasoning->opened) return block + " ";
   return "( " + gbnf_literal(reasoning->open) + " " + block + " )? ";
 }
@@ -150,7 +155,7 @@ Result<ToolCallGrammar> tool_call_grammar(const ToolCallGrammarOptions& options)
     if (options.choice == ToolChoice::kAuto) {
       grammar.triggers = format_triggers(*format);
     } else {
-      root = reasoning_prefix(options.reasoning) + root;
+      root = reasoning_prefix(options.reasoning, builder) + root;
     }
     grammar.gbnf = builder.build(root);
     return grammar;
@@ -189,7 +194,7 @@ Result<ToolCallGrammar> tool_call_grammar(const ToolCallGrammarOptions& options)
     grammar.triggers = triggers(options.family);
     if (options.family == ToolCallFamily::kLlama3) root = "\"<|python_tag|>\"? " + root;
   } else if (options.family != ToolCallFamily::kHarmony) {
-    root = reasoning_prefix(options.reasoning) + root;
+    root = reasoning_prefix(options.reasoning, builder) + root;
   }
   grammar.gbnf = builder.build(root);
   return grammar;
