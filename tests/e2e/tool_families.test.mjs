@@ -249,7 +249,7 @@ test('a chosen template that is missing, unknown or broken stops serve before it
   }
 });
 
-test('--chat-template chatml replaces the file\'s own template', { skip }, async () => {
+test('--chat-template chatml replaces the template the file carries', { skip }, async () => {
   const server = await startServer(model, ['--chat-template', 'chatml', '--alias', 'm']);
   try {
     const openai = new OpenAI({ baseURL: server.baseURL, apiKey: 'unused', maxRetries: 0 });

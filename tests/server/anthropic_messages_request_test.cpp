@@ -115,6 +115,10 @@ TEST(MessagesRequest, ThinkingSetsTheTemplateSwitchAndTheBudget) {
   ChatRequest off = accepted(with(minimal(), "thinking", {{"type", "disabled"}}));
   EXPECT_EQ(off.chat_template_kwargs["enable_thinking"], false);
   EXPECT_EQ(off.reasoning_budget, 0);  // for templates that ignore the switch
+  // Anthropic's models think only when asked to.
+  ChatRequest unasked = accepted(minimal());
+  EXPECT_EQ(unasked.chat_template_kwargs["enable_thinking"], false);
+  EXPECT_EQ(unasked.reasoning_budget, 0);
 }
 
 TEST(MessagesRequest, AdaptiveThinkingIsBoundedByTheEffort) {

@@ -305,8 +305,8 @@ Found translate_thinking(const json& body, json& openai) {
   std::optional<std::string> effort;
   if (Found problem = read_effort(body, effort)) return problem;
   const json* it = given(body, "thinking");
-  if (it == nullptr) return std::nullopt;
-  const std::string type = string_field(*it, "type");
+  // Without `thinking` Anthropic's models do not think: as "disabled".
+  const std::string type = it == nullptr ? "disabled" : string_field(*it, "type");
   if (type == "disabled") {
     openai["chat_template_kwargs"] = {{"enable_thinking", false}};
     // Templates that ignore enable_thinking may still open a block: it
