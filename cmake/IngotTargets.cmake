@@ -46,6 +46,12 @@ function(ingot_keep_target_simd_files list_name)
   set(${list_name} ${kept} PARENT_SCOPE)
 endfunction()
 
+# Each path is compiled with exactly what its dispatch checks
+# (kernels/dispatch.cpp, isa_available), and no more: a flag beyond the
+# check lets the compiler use instructions a CPU that passes it may lack
+# (-mavxvnni on the AVX-512 path would allow VEX vpdpbusd, which AVX-512
+# CPUs without AVX-VNNI fault on). The isa_objects test disassembles the
+# objects to hold this.
 function(ingot_simd_flags sources)
   foreach(source IN LISTS sources)
     if(source MATCHES "_avx2\\.cpp$")
@@ -56,7 +62,7 @@ function(ingot_simd_flags sources)
         "-mavx2;-mfma;-mf16c;-mbmi2;-mavxvnni")
     elseif(source MATCHES "_avx512\\.cpp$")
       set_source_files_properties(${source} PROPERTIES COMPILE_OPTIONS
-        "-mavx512f;-mavx512bw;-mavx512vl;-mavx512dq;-mavx512vnni;-mavx512bf16;-mavxvnni;-mfma;-mf16c;-mbmi2")
+        "-mavx512f;-mavx512bw;-mavx512vl;-mavx512dq;-mavx512vnni;-mfma;-mf16c;-mbmi2")
     elseif(source MATCHES "_dotprod\\.cpp$")
       set_source_files_properties(${source} PROPERTIES COMPILE_OPTIONS "-march=armv8.2-a+dotprod")
     elseif(source MATCHES "_i8mm\\.cpp$")

@@ -42,6 +42,7 @@ CpuFeatures detect() {
   __cpuid_count(7, 0, eax, ebx7, ecx7, edx7);
   __cpuid_count(7, 1, eax7_1, ebx, ecx, edx);
   f.avx2 = bit(ebx7, 5);
+  f.bmi2 = bit(ebx7, 8);
   f.avx_vnni = bit(eax7_1, 4);
   if (zmm_saved) {
     f.avx512f = bit(ebx7, 16);

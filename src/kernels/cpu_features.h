@@ -10,6 +10,7 @@ struct CpuFeatures {
   bool avx2 = false;
   bool fma = false;
   bool f16c = false;
+  bool bmi2 = false;
   bool avx_vnni = false;
   bool avx512f = false;
   bool avx512bw = false;

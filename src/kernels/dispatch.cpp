@@ -28,7 +28,9 @@ bool isa_available(Isa isa) {
     case Isa::kScalar:
       return true;
     case Isa::kAvx2:
-      return f.avx2 && f.fma && f.f16c;
+      // Every flag the path is compiled with (cmake/IngotTargets.cmake);
+      // scripts/check-isa-objects holds the objects to it.
+      return f.avx2 && f.fma && f.f16c && f.bmi2;
     case Isa::kAvxVnni:
       return isa_available(Isa::kAvx2) && f.avx_vnni;
     case Isa::kAvx512:
