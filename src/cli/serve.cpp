@@ -193,7 +193,7 @@ int serve_one(const ServeOptions& options, server::Metrics& metrics) {
     prompts.emplace(options.prompt_threads);
     model.serving.prompts = &*prompts;
   }
-  const bool random = model.loaded.model->config().name.find("random weights") != std::string::npos;
+  const bool random = model.loaded.model->file().metadata().get_or<bool>("ingot.synthetic", false);
   const int code =
       run_http(http, options, model.serving, model.serving.model_id,
                random ? "this model has random weights, so its replies are noise; serve "

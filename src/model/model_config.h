@@ -130,7 +130,6 @@ struct ModelConfig {
 
   int64_t q_dim() const { return n_heads * head_dim; }
   int64_t kv_dim() const { return n_kv_heads * head_dim; }
-  int64_t group_size() const { return n_heads / n_kv_heads; }
 
   static Result<ModelConfig> from_gguf(const gguf::GgufFile& file);
 };

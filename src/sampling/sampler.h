@@ -36,7 +36,6 @@ class Sampler {
 
   // Records a generated token for the penalties.
   void accept(int32_t token) { history_.push(token); }
-  void reset_history() { history_.clear(); }
 
   const SamplingParams& params() const { return params_; }
 

@@ -49,6 +49,7 @@ TEST(Synth, TinyShapeHasQwen3TensorsAndMetadata) {
   EXPECT_EQ(m.get<float>("qwen3.rope.freq_base").value(), 1e6f);
   EXPECT_EQ(m.get<uint32_t>("general.file_type").value(), 0u);
   EXPECT_NE(m.get<std::string>("general.name").value().find("random weights"), std::string::npos);
+  EXPECT_TRUE(m.get<bool>("ingot.synthetic").value());  // what serve reads, whatever the name
   EXPECT_EQ(m.get<std::vector<std::string_view>>("tokenizer.ggml.tokens").value().size(), 259u);
   const gguf::TensorInfo* q_norm = file.find_tensor("blk.1.attn_q_norm.weight");
   ASSERT_NE(q_norm, nullptr);

@@ -204,6 +204,9 @@ std::string general_name(const Options& o) {
 
 void write_general(const Options& o, WeightPreset preset, gguf::GgufWriter& writer) {
   writer.set_string("general.name", general_name(o));
+  // What tells ingot (serve's start-up line) that the weights are random,
+  // whatever the file is named.
+  writer.set_bool("ingot.synthetic", true);
   writer.set_u32("general.file_type", file_type_id(preset));
   if (preset != WeightPreset::kF32 && preset != WeightPreset::kF16) {
     writer.set_u32("general.quantization_version", 2);

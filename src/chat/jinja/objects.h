@@ -24,7 +24,6 @@ class NamespaceObject : public Object {
   void set_attribute(std::string name, Value value) {
     attributes_.set(std::move(name), std::move(value));
   }
-  Dict& attributes() { return attributes_; }
 
  private:
   Dict attributes_;

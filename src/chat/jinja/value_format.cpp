@@ -203,10 +203,4 @@ std::string html_escape(const std::string& text) {
   return out;
 }
 
-std::string python_string_repr(const std::string& text) {
-  std::string out;
-  append_string_repr(out, text);
-  return out;
-}
-
 }  // namespace ingot::chat::jinja

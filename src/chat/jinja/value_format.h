@@ -19,7 +19,6 @@ void append_str(std::string& out, const Value& value);
 // repr(x): strings quoted the way Python quotes them.
 std::string to_repr(const Value& value);
 void append_repr(std::string& out, const Value& value);
-std::string python_string_repr(const std::string& text);
 
 // markupsafe's escape(): & < > " ' as entities.
 std::string html_escape(const std::string& text);

@@ -150,10 +150,6 @@ Error empty_range() {
 
 }  // namespace
 
-int64_t max_generated_magnitude() {
-  return kMaxMagnitude;
-}
-
 Result<std::string> integer_range_gbnf(std::optional<NumericBound> lower,
                                        std::optional<NumericBound> upper) {
   int64_t low = -kMaxMagnitude;

@@ -34,7 +34,4 @@ Result<std::string> integer_range_gbnf(std::optional<NumericBound> lower,
 Result<std::string> number_range_gbnf(std::optional<NumericBound> lower,
                                       std::optional<NumericBound> upper);
 
-// The largest magnitude the grammars generate (kMaxIntegerDigits nines).
-int64_t max_generated_magnitude();
-
 }  // namespace ingot::sampling::grammar
