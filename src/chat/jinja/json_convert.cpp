@@ -2,12 +2,11 @@
 
 #include <algorithm>
 #include <cmath>
-#include <cstdio>
 #include <limits>
 
 #include "chat/jinja/errors.h"
 #include "chat/jinja/value_format.h"
-#include "util/utf8.h"
+#include "util/json_escape.h"
 
 namespace ingot::chat::jinja {
 namespace {
@@ -57,47 +56,7 @@ Value convert(const Json& json, int depth) {
 
 void append_json_string(std::string& out, const std::string& text, bool ensure_ascii) {
   out += '"';
-  size_t pos = 0;
-  while (pos < text.size()) {
-    char32_t c = utf8::decode(text, pos);
-    char buf[16];
-    switch (c) {
-      case '"':
-        out += "\\\"";
-        break;
-      case '\\':
-        out += "\\\\";
-        break;
-      case '\n':
-        out += "\\n";
-        break;
-      case '\r':
-        out += "\\r";
-        break;
-      case '\t':
-        out += "\\t";
-        break;
-      case '\b':
-        out += "\\b";
-        break;
-      case '\f':
-        out += "\\f";
-        break;
-      default:
-        if (c < 0x20 || (ensure_ascii && c >= 0x7F && c <= 0xFFFF)) {
-          std::snprintf(buf, sizeof buf, "\\u%04x", static_cast<unsigned>(c));
-          out += buf;
-        } else if (ensure_ascii && c > 0xFFFF) {
-          char32_t v = c - 0x10000;
-          std::snprintf(buf, sizeof buf, "\\u%04x\\u%04x",
-                        static_cast<unsigned>(0xD800 + (v >> 10)),
-                        static_cast<unsigned>(0xDC00 + (v & 0x3FF)));
-          out += buf;
-        } else {
-          utf8::append(out, c);
-        }
-    }
-  }
+  append_json_escaped(out, text, ensure_ascii);
   out += '"';
 }
 

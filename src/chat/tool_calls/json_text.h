@@ -6,14 +6,18 @@
 #include <string>
 #include <string_view>
 
+#include "util/json_escape.h"
+
 namespace ingot::chat::tool_calls {
 
 // A value's compact JSON text; invalid UTF-8 is replaced.
 std::string compact_json(const nlohmann::ordered_json& value);
 
-// JSON string content for `text` (no quotes). Bytes >= 0x80 pass through:
-// the text is UTF-8 and a sequence split across pieces completes in later
-// ones.
-std::string json_escape(std::string_view text);
+// JSON string content for `text` (no quotes), util/json_escape.h's: bytes
+// >= 0x80 pass through, so a character split across pieces completes in
+// later ones.
+inline std::string json_escape(std::string_view text) {
+  return json_escaped(text);
+}
 
 }  // namespace ingot::chat::tool_calls
