@@ -241,6 +241,18 @@ TEST(ToolCallFormats, AContentOnlyReplyStaysContent) {
   }
 }
 
+// Nothing written (the model ended at once) is no call in every family,
+// Functionary v3.2 too, whose prompt opened the call.
+TEST(ToolCallFormats, AnEmptyReplyIsNoCallInEveryFamily) {
+  for (ToolCallFamily family : all_tool_call_families()) {
+    SCOPED_TRACE(std::string(family_name(family)));
+    for (std::string_view reply : {"", " "}) {
+      ParsedReply parsed = parse_tool_calls(reply, family, ToolCallIdGenerator(1));
+      EXPECT_TRUE(parsed.tool_calls.empty());
+    }
+  }
+}
+
 TEST(ArgumentTyping, TextIsTypedByTheSchema) {
   Json integer = {{"type", "integer"}};
   Json string = {{"type", "string"}};

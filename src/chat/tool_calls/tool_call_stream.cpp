@@ -176,10 +176,13 @@ void ToolCallStreamParser::end_call(const std::string& spill) {
 }
 
 // The text since the marker was not a call: its first byte is content, and
-// the rest is scanned again (another marker may start inside it).
+// the rest is scanned again (another marker may start inside it). A call
+// the prompt opened (Functionary v3.2's >>>) has read nothing when the reply
+// is empty.
 void ToolCallStreamParser::reject_call() {
   call_.reset();
   std::string text = std::exchange(call_text_, std::string());
+  if (text.empty()) return;
   emit_content(text.substr(0, 1));
   queue_.insert(queue_pos_, text.substr(1));
 }
