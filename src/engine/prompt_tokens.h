@@ -22,4 +22,8 @@ std::vector<int32_t> tokenize_rendered_prompt(const tokenizer::Tokenizer& tokeni
 // that opens <think>), so the reply starts as reasoning.
 bool prompt_opens_reasoning(const std::string& prompt, const ReasoningTags& tags);
 
+// True when the prompt ends with an empty, closed reasoning block (a
+// generation prompt that turned thinking off: <think>\n\n</think>).
+bool prompt_closes_reasoning(const std::string& prompt, const ReasoningTags& tags);
+
 }  // namespace ingot::engine

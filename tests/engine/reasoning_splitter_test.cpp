@@ -2,6 +2,8 @@
 
 #include <gtest/gtest.h>
 
+#include "engine/prompt_tokens.h"
+
 namespace ingot::engine {
 namespace {
 
@@ -106,6 +108,18 @@ TEST(ReasoningSplitter, CloseTagAloneIsAnEmptyReasoningBlock) {
   EXPECT_EQ(out.content, "Hello");
   auto plain = run(false, {"<", "/b> is text"}, minimax);
   EXPECT_EQ(plain.content, "</b> is text");
+}
+
+// Where the prompt leaves the reply: inside a reasoning block the template
+// opened, or after an empty one it closed (thinking off).
+TEST(ReasoningSplitter, PromptOpensOrClosesTheBlock) {
+  ReasoningTags tags;
+  EXPECT_TRUE(prompt_opens_reasoning("<|im_start|>assistant\n<think>\n", tags));
+  EXPECT_FALSE(prompt_closes_reasoning("<|im_start|>assistant\n<think>\n", tags));
+  EXPECT_TRUE(prompt_closes_reasoning("assistant\n<think>\n\n</think>\n\n", tags));
+  EXPECT_FALSE(prompt_opens_reasoning("assistant\n<think>\n\n</think>\n\n", tags));
+  EXPECT_FALSE(prompt_opens_reasoning("", tags));
+  EXPECT_FALSE(prompt_closes_reasoning(" \n", tags));
 }
 
 }  // namespace

@@ -60,9 +60,7 @@ std::optional<sampling::grammar::ReasoningBlock> reasoning_block(const ServingCo
                                                                  bool opened) {
   if (!context.reasoning_tags || context.reasoning_tags->harmony) return std::nullopt;
   const engine::ReasoningTags& tags = *context.reasoning_tags;
-  std::string_view end = prompt;
-  while (!end.empty() && std::isspace(static_cast<unsigned char>(end.back()))) end.remove_suffix(1);
-  if (!opened && end.ends_with(tags.close)) return std::nullopt;
+  if (!opened && engine::prompt_closes_reasoning(prompt, tags)) return std::nullopt;
   return sampling::grammar::ReasoningBlock{tags.open, tags.close, opened};
 }
 
@@ -159,8 +157,9 @@ std::variant<ChatGeneration, ApiError> build_chat_generation(const ChatRequest& 
   if (!prompt.ok()) return template_error(prompt.error());
   const bool opens_reasoning =
       context.reasoning_tags && engine::prompt_opens_reasoning(*prompt, *context.reasoning_tags);
-  auto constraint = reply_grammar_for(request, result.tool_call_family,
-                                      reasoning_block(context, *prompt, opens_reasoning), context.grammars);
+  auto constraint =
+      reply_grammar_for(request, result.tool_call_family,
+                        reasoning_block(context, *prompt, opens_reasoning), context.grammars);
   if (auto* error = std::get_if<ApiError>(&constraint)) return std::move(*error);
 
   engine::GenerationRequest& generation = result.generation;
