@@ -6,22 +6,8 @@
 namespace ingot::chat {
 namespace {
 
-// Each tool call's `function.arguments` in `message`.
-template <typename Visit>
-void for_each_arguments(nlohmann::ordered_json& message, Visit visit) {
-  auto calls = message.find("tool_calls");
-  if (calls == message.end() || !calls->is_array()) return;
-  for (auto& call : *calls) {
-    if (!call.is_object()) continue;
-    auto function = call.find("function");
-    if (function == call.end() || !function->is_object()) continue;
-    auto arguments = function->find("arguments");
-    if (arguments != function->end()) visit(*arguments);
-  }
-}
-
 void parse_tool_call_arguments(nlohmann::ordered_json& message) {
-  for_each_arguments(message, [](nlohmann::ordered_json& arguments) {
+  for_each_tool_call_arguments(message, [](nlohmann::ordered_json& arguments) {
     if (!arguments.is_string()) return;
     nlohmann::ordered_json parsed =
         nlohmann::ordered_json::parse(arguments.get_ref<const std::string&>(), nullptr, false);

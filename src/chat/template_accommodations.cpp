@@ -29,21 +29,27 @@ std::string text_of(const Json& message) {
 
 }  // namespace
 
+void for_each_tool_call_arguments(Json& message, const std::function<void(Json&)>& visit) {
+  auto calls = message.find("tool_calls");
+  if (calls == message.end() || !calls->is_array()) return;
+  for (Json& call : *calls) {
+    if (!call.is_object()) continue;
+    auto function = call.find("function");
+    if (function == call.end() || !function->is_object()) continue;
+    auto arguments = function->find("arguments");
+    if (arguments != function->end()) visit(*arguments);
+  }
+}
+
 bool arguments_as_text(Json& messages) {
   bool changed = false;
   for (Json& message : messages) {
-    if (!message.is_object() || !message.contains("tool_calls")) continue;
-    Json& calls = message["tool_calls"];
-    if (!calls.is_array()) continue;
-    for (Json& call : calls) {
-      if (!call.is_object() || !call.contains("function") || !call["function"].is_object()) {
-        continue;
-      }
-      Json& function = call["function"];
-      if (!function.contains("arguments") || !function["arguments"].is_object()) continue;
-      function["arguments"] = function["arguments"].dump();
+    if (!message.is_object()) continue;
+    for_each_tool_call_arguments(message, [&](Json& arguments) {
+      if (!arguments.is_object()) return;
+      arguments = arguments.dump();
       changed = true;
-    }
+    });
   }
   return changed;
 }

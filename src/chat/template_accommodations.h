@@ -6,9 +6,14 @@
 // the conversation started (Codex and Claude Code send them; Qwen3.5's
 // template allows only one, first).
 
+#include <functional>
 #include <nlohmann/json.hpp>
 
 namespace ingot::chat {
+
+// Calls `visit` on each tool call's `function.arguments` in `message`.
+void for_each_tool_call_arguments(nlohmann::ordered_json& message,
+                                  const std::function<void(nlohmann::ordered_json&)>& visit);
 
 // Every tool call's arguments given as an object become its JSON text.
 // False when there were none to change.

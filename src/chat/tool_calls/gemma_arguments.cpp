@@ -5,6 +5,7 @@
 #include <string_view>
 
 #include "chat/tool_calls/json_text.h"
+#include "util/json_escape.h"
 
 namespace ingot::chat::tool_calls {
 namespace {
@@ -106,7 +107,7 @@ GemmaArgumentsParser::Status GemmaArgumentsParser::structural(char c, std::strin
 GemmaArgumentsParser::Status GemmaArgumentsParser::string_byte(char c, std::string& json) {
   std::string released;
   bool closed = string_->feed(c, released);
-  json += json_escape(released);
+  append_json_escaped(json, released);
   if (!closed) return Status::kMore;
   string_.reset();
   json += '"';

@@ -7,6 +7,7 @@
 
 #include "chat/tool_calls/json_text.h"
 #include "chat/tool_calls/python_literal.h"
+#include "util/json_escape.h"
 
 namespace ingot::chat::tool_calls {
 namespace {
@@ -131,7 +132,7 @@ Outcome PythonTagCallParser::feed(char c) {
       text_.push_back(c);
       return Outcome::more();
     case Phase::kCode:
-      sink_.append_arguments(json_escape(std::string_view(&c, 1)));
+      sink_.append_arguments(json_escaped(std::string_view(&c, 1)));
       return Outcome::more();
   }
   return Outcome::failed();
@@ -140,7 +141,7 @@ Outcome PythonTagCallParser::feed(char c) {
 void PythonTagCallParser::start_code(std::string_view code) {
   phase_ = Phase::kCode;
   sink_.open_call("python");
-  sink_.append_arguments("{\"code\":\"" + json_escape(code));
+  sink_.append_arguments("{\"code\":\"" + json_escaped(code));
 }
 
 Outcome PythonTagCallParser::finish() {
