@@ -1,6 +1,5 @@
 #include "sampling/grammar/format_call_grammar.h"
 
-#include <functional>
 #include <optional>
 #include <set>
 
@@ -65,15 +64,6 @@ std::optional<std::vector<std::string>> string_choices(const Json& schema) {
   return choices;
 }
 
-// The rule of any text without `close`, named after it (one per close).
-std::string text_until(std::string_view close, JsonSchemaGrammarBuilder& builder) {
-  std::string name = "text-until-" + gbnf_rule_name(close) + "-" +
-                     std::to_string(std::hash<std::string_view>{}(close) % 1000000);
-  return gbnf_text_without(close, name, [&](std::string rule, std::string body) {
-    builder.add_rule(std::move(rule), std::move(body));
-  });
-}
-
 std::optional<uint64_t> length_bound(const Json& schema, const char* key) {
   auto found = schema.find(key);
   if (found == schema.end() || !found->is_number_unsigned()) return std::nullopt;
@@ -98,7 +88,7 @@ std::string raw_string(const Json& schema, std::string_view close,
   // cannot hold) rather than the grammar grown past its limit.
   if (max && *max > kMaxSpelledLength) max.reset();
   if (min && *min > kMaxSpelledLength) min.reset();
-  if (!min && !max) return text_until(close, builder);
+  if (!min && !max) return builder.add_text_without(close);
   std::optional<std::u32string> points = decode_utf8(close);
   std::string other = gbnf_class(complement_ranges({{points->front(), points->front()}}));
   return gbnf_repeat(other, min.value_or(0), max);
@@ -354,7 +344,7 @@ class FormatGrammar {
   std::string gemma_value() {
     if (!gemma_rules_) {
       builder_.add_rule("gemma-string",
-                        "\"<|\\\"|>\" " + text_until("<|\"|>", builder_) + " \"<|\\\"|>\"");
+                        "\"<|\\\"|>\" " + builder_.add_text_without("<|\"|>") + " \"<|\\\"|>\"");
       builder_.add_rule("gemma-key", "[a-zA-Z_] [a-zA-Z0-9_]*");
       builder_.add_rule("gemma-scalar",
                         "\"-\"? [0-9]+ (\".\" [0-9]+)? | \"true\" | \"false\" | \"null\"");

@@ -1,5 +1,8 @@
 #include "sampling/grammar/json_schema_grammar.h"
 
+#include <functional>
+
+#include "sampling/grammar/gbnf_text.h"
 #include "sampling/grammar/schema_translator.h"
 
 namespace ingot::sampling::grammar {
@@ -11,6 +14,14 @@ Result<std::string> JsonSchemaGrammarBuilder::add_schema(const nlohmann::ordered
 
 void JsonSchemaGrammarBuilder::add_rule(std::string name, std::string body) {
   rules_.set_raw(std::move(name), std::move(body));
+}
+
+std::string JsonSchemaGrammarBuilder::add_text_without(std::string_view close) {
+  std::string name = "text-until-" + gbnf_rule_name(close) + "-" +
+                     std::to_string(std::hash<std::string_view>{}(close) % 1000000);
+  return gbnf_text_without(close, name, [this](std::string rule, std::string body) {
+    add_rule(std::move(rule), std::move(body));
+  });
 }
 
 std::string JsonSchemaGrammarBuilder::build(std::string_view root_body) const {

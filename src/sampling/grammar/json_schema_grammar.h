@@ -28,6 +28,10 @@ class JsonSchemaGrammarBuilder {
   // names start with the hints given to it).
   void add_rule(std::string name, std::string body);
 
+  // The name of a rule matching any text that does not contain `close`
+  // (gbnf_text_without), one set of rules per close.
+  std::string add_text_without(std::string_view close);
+
   // The rule set's primitives for wrappers: "ws", "json-string", ...
   std::string use_primitive(std::string_view name) { return rules_.use_primitive(name); }
 

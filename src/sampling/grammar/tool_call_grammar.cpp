@@ -121,12 +121,8 @@ std::string reasoning_prefix(const std::optional<ReasoningBlock>& reasoning,
   if (!reasoning || reasoning->close.empty()) return "";
   // At most the blank line models write after the block: more would let
   // a random draw write whitespace forever.
-  std::string text = gbnf_text_without(reasoning->close, "reasoning-text",
-                                       [&](std::string name, std::string body) {
-                                         builder.add_rule(std::move(name), std::move(body));
-                                       });
-  std::string block =
-      text + " " + gbnf_literal(reasoning->close) + " " + gbnf_repeat("\"\\n\"", 0, 2);
+  std::string block = builder.add_text_without(reasoning->close) + " " +
+                      gbnf_literal(reasoning->close) + " " + gbnf_repeat("\"\\n\"", 0, 2);
   if (reasoning->opened) return block + " ";
   return "( " + gbnf_literal(reasoning->open) + " " + block + " )? ";
 }
