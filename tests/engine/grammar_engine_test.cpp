@@ -35,7 +35,25 @@ constexpr std::string_view kToolCallGbnf =
 ws   ::= [ \n]{0,2}
 )";
 
-class GrammarEngineTest : public GrammarGenerationFixture {};
+class GrammarEngineTest : public GrammarGenerationFixture {
+ protected:
+  // Seeds 1..count of a request whose grammar arms at <tool_call>, with the
+  // trigger's token favoured so that the model opens a call soon, after a
+  // few free tokens.
+  static std::vector<GenerationRequest> triggered_requests(
+      const std::shared_ptr<const sampling::grammar::Grammar>& grammar, uint64_t count) {
+    int32_t trigger_token = suite_.tokenizer->vocab().find("<tool_call>");
+    EXPECT_GE(trigger_token, 0);
+    std::vector<GenerationRequest> requests;
+    for (uint64_t seed = 1; seed <= count; ++seed) {
+      GenerationRequest r = request(grammar, seed, 120);
+      r.sampling.grammar_triggers = {"<tool_call>"};
+      r.sampling.logit_bias = {{trigger_token, 14.0f}};
+      requests.push_back(std::move(r));
+    }
+    return requests;
+  }
+};
 
 TEST_F(GrammarEngineTest, FiftySeededGenerationsMatchAndEndWithTheGrammar) {
   auto grammar = compile(kPersonGbnf);
@@ -93,16 +111,7 @@ TEST_F(GrammarEngineTest, OpenEndedJsonIsAlwaysAValidPrefixAndCompleteWhenStoppe
 
 TEST_F(GrammarEngineTest, TriggerLeavesTheTextBeforeItFree) {
   auto grammar = compile(kToolCallGbnf);
-  int32_t trigger_token = suite_.tokenizer->vocab().find("<tool_call>");
-  ASSERT_GE(trigger_token, 0);
-  std::vector<GenerationRequest> requests;
-  for (uint64_t seed = 1; seed <= 12; ++seed) {
-    GenerationRequest r = request(grammar, seed, 120);
-    r.sampling.grammar_triggers = {"<tool_call>"};
-    // Makes the model open a call soon, after a few free tokens.
-    r.sampling.logit_bias = {{trigger_token, 14.0f}};
-    requests.push_back(std::move(r));
-  }
+  std::vector<GenerationRequest> requests = triggered_requests(grammar, 12);
   int free_text_before = 0;
   for (const CollectedReply& reply : run(requests)) {
     ASSERT_FALSE(reply.error) << reply.error->describe();
@@ -124,17 +133,11 @@ TEST_F(GrammarEngineTest, TriggerLeavesTheTextBeforeItFree) {
 // arms only once the reasoning block has closed (here, at its budget).
 TEST_F(GrammarEngineTest, TriggerInsideTheReasoningDoesNotArm) {
   auto grammar = compile(kToolCallGbnf);
-  int32_t trigger_token = suite_.tokenizer->vocab().find("<tool_call>");
-  ASSERT_GE(trigger_token, 0);
-  std::vector<GenerationRequest> requests;
-  for (uint64_t seed = 1; seed <= 8; ++seed) {
-    GenerationRequest r = request(grammar, seed, 120);
-    r.sampling.grammar_triggers = {"<tool_call>"};
-    r.sampling.logit_bias = {{trigger_token, 14.0f}};
+  std::vector<GenerationRequest> requests = triggered_requests(grammar, 8);
+  for (GenerationRequest& r : requests) {
     r.reasoning = ReasoningTags{"<think>", "</think>"};
     r.prompt_opens_reasoning = true;
     r.reasoning_budget = 6;
-    requests.push_back(std::move(r));
   }
   int triggers_in_reasoning = 0;
   for (const CollectedReply& reply : run(requests)) {
