@@ -1,9 +1,9 @@
 #pragma once
-// The architectures ingot runs, and what sets each apart. The decoders
-// share one forward pass (pre-norm attention and SwiGLU feed-forward with
-// RMSNorm and RoPE); an architecture only switches its optional parts on,
-// and a hybrid one swaps some layers' attention for linear attention. The
-// encoders (BERT) run the same attention over whole sequences, post-norm.
+// The architectures ingot runs, and what sets each apart. The family flags
+// (hybrid, gemma, gpt_oss, encoder) say which metadata and tensors the
+// file has; the behaviour flags after them say what the forward pass does
+// differently, and the pass reads only those (model/forward/layer_plan.h
+// chooses each layer's blocks from them and from the config).
 
 #include <optional>
 #include <string_view>
@@ -28,15 +28,18 @@ enum class Architecture {
   kNomicBert
 };
 
+// The activation of a dense feed-forward's gate (or, without a gate, of
+// its up projection): SiLU, or GELU's tanh approximation.
+enum class Activation { kSiLU, kGELU };
+
 struct ArchitectureTraits {
   Architecture architecture;
   std::string_view name;            // general.architecture
   kernels::RopeLayout rope_layout;  // llama: adjacent pairs; qwen: halves (NeoX)
   bool qkv_bias;                    // qwen2 adds a bias to q, k and v
   bool qk_norm;                     // qwen3 RMS-normalizes each q and k head
-  // qwen35: linear-attention layers between gated full-attention ones; the
-  // query projection also yields a sigmoid gate on the attention output,
-  // and the feed-forward norm is named post_attention_norm.
+  // qwen35: linear-attention layers between gated full-attention ones
+  // (gated_attention); the feed-forward norm is named post_attention_norm.
   bool hybrid = false;
   // qwen3moe, qwen35moe: a routed mixture of experts in place of the dense
   // feed-forward; qwen35moe's with a gated shared expert beside it.
@@ -62,6 +65,17 @@ struct ArchitectureTraits {
   // bert: learned absolute positions added to the embedding, no RoPE; its
   // feed-forward is GELU(up x) without a gate, every matrix biased.
   bool learned_positions = false;
+
+  // Behaviours the forward pass reads.
+  // The embedding rows are scaled by sqrt(n_embd) (Gemma).
+  bool scaled_embedding = false;
+  Activation activation = Activation::kSiLU;
+  // The query projection also yields a sigmoid gate on each head's
+  // attention output (qwen35).
+  bool gated_attention = false;
+  // The routed experts run beside a dense feed-forward on the same
+  // residual, each side normed before and after (Gemma 4).
+  bool experts_beside_dense = false;
 };
 
 // Traits of the architecture named `name`, or nullopt when ingot cannot run it.

@@ -28,17 +28,26 @@ Model::Model(gguf::GgufFile file, ModelConfig config, ModelWeights weights)
     : file_(std::move(file)),
       config_(std::move(config)),
       weights_(std::move(weights)),
-      forward_pass_(config_, weights_),
-      prediction_pass_(config_, weights_),
-      rank_head_(config_, weights_) {}
+      forward_pass_(make_forward_pass(config_, weights_)),
+      rank_head_(config_, weights_) {
+  if (weights_.prediction) {
+    prediction_pass_ = std::make_unique<PredictionPass>(config_, *weights_.prediction);
+  }
+}
+
+Result<Logits> Model::forward_prediction(const Batch& batch, const float* hidden, KvCache& cache,
+                                         ThreadPool& pool) {
+  if (!prediction_pass_) return unsupported("the model has no multi-token-prediction block");
+  return prediction_pass_->run(batch, hidden, cache, pool);
+}
 
 void Model::prepare_for_context(int64_t context_per_sequence) {
   if (config_.long_rope_factors.empty()) return;
   config_.rope.freq_factors = context_per_sequence > config_.rope_original_context
                                   ? config_.long_rope_factors
                                   : config_.short_rope_factors;
-  forward_pass_.reset_rope();
-  prediction_pass_.reset_rope();
+  forward_pass_->reset_rope();
+  if (prediction_pass_) prediction_pass_->reset_rope();
 }
 
 std::vector<KvCache::LayerShape> kv_cache_layers(const ModelConfig& config) {

@@ -8,7 +8,8 @@
 
 #include "gguf/reader.h"
 #include "model/batch.h"
-#include "model/forward_pass.h"
+#include "model/forward/forward_pass.h"
+#include "model/forward/prediction_pass.h"
 #include "model/kv_cache.h"
 #include "model/model_config.h"
 #include "model/rank_head.h"
@@ -63,14 +64,12 @@ class Model {
 
   // Runs the batch; see ForwardPass::run.
   Result<Logits> forward(const Batch& batch, KvCache& cache, ThreadPool& pool) {
-    return forward_pass_.run(batch, cache, pool);
+    return forward_pass_->run(batch, cache, pool);
   }
 
   // Multi-token prediction (Qwen3.5's nextn block), when the file has it:
-  // its own cache, and its pass (ForwardPass::run_prediction), whose
-  // buffers are its own so that the trunk's logits and hidden states stay
-  // valid while it runs.
-  bool has_prediction_block() const { return weights_.prediction.has_value(); }
+  // its own cache, and its pass (model/forward/prediction_pass.h).
+  bool has_prediction_block() const { return prediction_pass_ != nullptr; }
 
   // A reranker's head (the file's cls.output), or null.
   const RankHead* rank_head() const {
@@ -78,9 +77,7 @@ class Model {
   }
   KvCache make_prediction_cache(int64_t n_cells) const;
   Result<Logits> forward_prediction(const Batch& batch, const float* hidden, KvCache& cache,
-                                    ThreadPool& pool) {
-    return prediction_pass_.run_prediction(batch, hidden, cache, pool);
-  }
+                                    ThreadPool& pool);
 
  private:
   Model(gguf::GgufFile file, ModelConfig config, ModelWeights weights);
@@ -88,8 +85,8 @@ class Model {
   gguf::GgufFile file_;
   ModelConfig config_;
   ModelWeights weights_;
-  ForwardPass forward_pass_;
-  ForwardPass prediction_pass_;
+  std::unique_ptr<ForwardPass> forward_pass_;
+  std::unique_ptr<PredictionPass> prediction_pass_;  // null without a prediction block
   RankHead rank_head_;
 };
 

@@ -279,7 +279,7 @@ Status bind_attention(const LayerTensors& blk, const ModelConfig& c, LayerWeight
     layer.wv = row_range(qkv, c.q_dim() + c.kv_dim(), c.kv_dim());
   } else {
     // A hybrid model's query projection gives each head's gate after its query.
-    const int64_t q_rows = c.traits.hybrid ? 2 * c.q_dim() : c.q_dim();
+    const int64_t q_rows = c.traits.gated_attention ? 2 * c.q_dim() : c.q_dim();
     INGOT_ASSIGN_OR_RETURN(layer.wq, blk.matrix("attn_q.weight", q_rows, c.n_embd));
     INGOT_ASSIGN_OR_RETURN(layer.wk, blk.matrix("attn_k.weight", c.kv_dim(), c.n_embd));
     INGOT_ASSIGN_OR_RETURN(layer.wv, blk.matrix("attn_v.weight", c.kv_dim(), c.n_embd));
