@@ -39,6 +39,12 @@ class ModelCatalog {
   static Result<ModelCatalog> scan(const std::string& dir);
   // The given files, each a model.
   static Result<ModelCatalog> of_files(const std::vector<std::string>& paths);
+  // The entries as given, read from no file (what the registry's tests load).
+  static ModelCatalog of_entries(std::vector<CatalogEntry> entries) {
+    ModelCatalog catalog;
+    catalog.entries_ = std::move(entries);
+    return catalog;
+  }
 
   const std::vector<CatalogEntry>& entries() const { return entries_; }
   const CatalogEntry* find(const std::string& name) const;

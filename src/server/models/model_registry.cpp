@@ -11,14 +11,9 @@ namespace {
 // longer has gone wrong.
 constexpr std::chrono::minutes kLongestWait{10};
 
-ApiError not_found(const std::string& name) {
-  return {404, "invalid_request_error",
-          "The model '" + name + "' does not exist; GET /v1/models lists the models served.",
-          "model", "model_not_found"};
-}
-
-ApiError unavailable(std::string message) {
-  return {503, "server_error", std::move(message), "model", "model_unavailable"};
+RegistryRefusal refusal(RegistryRefusal::Reason reason, const std::string& name,
+                        std::string detail = {}) {
+  return {reason, name, std::move(detail)};
 }
 
 }  // namespace
@@ -87,10 +82,11 @@ ServedModel& ModelRegistry::Lease::model() const {
   return *entry_->model;
 }
 
-asio::awaitable<std::variant<ModelRegistry::Lease, ApiError>> ModelRegistry::acquire(
+asio::awaitable<std::variant<ModelRegistry::Lease, RegistryRefusal>> ModelRegistry::acquire(
     const std::string& name) {
+  using Reason = RegistryRefusal::Reason;
   Entry* entry = find(name);
-  if (entry == nullptr) co_return not_found(name);
+  if (entry == nullptr) co_return refusal(Reason::kUnknownModel, name);
   const int64_t failures_before = entry->failures;
   for (;;) {
     if (entry->state == ModelState::kLoaded) {
@@ -98,42 +94,33 @@ asio::awaitable<std::variant<ModelRegistry::Lease, ApiError>> ModelRegistry::acq
       entry->last_used = std::chrono::steady_clock::now();
       co_return Lease(this, entry);
     }
-    if (draining_) co_return unavailable("The server is shutting down.");
+    if (draining_) co_return refusal(Reason::kDraining, name);
     if (entry->failures > failures_before) {
-      co_return unavailable("The model '" + name + "' failed to load: " + entry->last_error);
+      co_return refusal(Reason::kLoadFailed, name, entry->last_error);
     }
     if (entry->state == ModelState::kUnloaded) start_loading(*entry);
-    if (waiting_ >= limits_.max_waiting) {
-      co_return unavailable("Too many requests are waiting for models to load; retry later.");
-    }
+    if (waiting_ >= limits_.max_waiting) co_return refusal(Reason::kTooManyWaiting, name);
     ++waiting_;
     const bool changed = co_await wait_for_change();
     --waiting_;
-    if (!changed) co_return unavailable("The model '" + name + "' did not load in time.");
+    if (!changed) co_return refusal(Reason::kLoadTimedOut, name);
   }
 }
 
-asio::awaitable<std::optional<ApiError>> ModelRegistry::load(const std::string& name) {
+asio::awaitable<std::optional<RegistryRefusal>> ModelRegistry::load(const std::string& name) {
   auto lease = co_await acquire(name);
-  if (auto* error = std::get_if<ApiError>(&lease)) co_return std::move(*error);
+  if (auto* refused = std::get_if<RegistryRefusal>(&lease)) co_return std::move(*refused);
   co_return std::nullopt;
 }
 
-std::optional<ApiError> ModelRegistry::unload(const std::string& name) {
+std::optional<RegistryRefusal> ModelRegistry::unload(const std::string& name) {
+  using Reason = RegistryRefusal::Reason;
   Entry* entry = find(name);
-  if (entry == nullptr) return not_found(name);
+  if (entry == nullptr) return refusal(Reason::kUnknownModel, name);
   if (entry->state == ModelState::kUnloaded) return std::nullopt;
-  if (entry->entry->settings.pinned) {
-    return ApiError{409, "invalid_request_error",
-                    "The model '" + name + "' is pinned (--models-config); it stays loaded.",
-                    "model", "model_pinned"};
-  }
+  if (entry->entry->settings.pinned) return refusal(Reason::kPinned, name);
   if (entry->state == ModelState::kLoading || entry->in_flight > 0) {
-    return ApiError{409, "invalid_request_error",
-                    "The model '" + name + "' is " +
-                        (entry->in_flight > 0 ? "serving requests" : "loading") +
-                        "; unload it once it is idle.",
-                    "model", "model_busy"};
+    return refusal(Reason::kBusy, name, entry->in_flight > 0 ? "serving requests" : "loading");
   }
   unload_entry(*entry);
   notify_change();
@@ -143,8 +130,8 @@ std::optional<ApiError> ModelRegistry::unload(const std::string& name) {
 std::vector<ModelRegistry::Status> ModelRegistry::status() const {
   std::vector<Status> all;
   for (const Entry& e : entries_) {
-    all.push_back(
-        {e.entry, e.state, e.footprint(), e.in_flight, e.loads, e.unloads, e.model.get()});
+    all.push_back({e.entry, e.state, e.footprint(), e.in_flight, e.loads, e.unloads, e.model.get(),
+                   e.last_used});
   }
   return all;
 }
@@ -258,15 +245,19 @@ void ModelRegistry::arm_idle_timer() {
       std::max<std::chrono::seconds>(limits_.idle_unload / 4, std::chrono::seconds(1)));
   idle_timer_->async_wait([this](boost::system::error_code ec) {
     if (ec || draining_) return;
-    const auto now = std::chrono::steady_clock::now();
-    for (Entry& e : entries_) {
-      if (e.state == ModelState::kLoaded && e.in_flight == 0 && !e.entry->settings.pinned &&
-          now - e.last_used >= limits_.idle_unload) {
-        unload_entry(e);
-      }
-    }
+    unload_idle(std::chrono::steady_clock::now());
     arm_idle_timer();
   });
+}
+
+void ModelRegistry::unload_idle(std::chrono::steady_clock::time_point now) {
+  if (limits_.idle_unload.count() <= 0) return;
+  for (Entry& e : entries_) {
+    if (e.state == ModelState::kLoaded && e.in_flight == 0 && !e.entry->settings.pinned &&
+        now - e.last_used >= limits_.idle_unload) {
+      unload_entry(e);
+    }
+  }
 }
 
 void ModelRegistry::loading_thread_main() {

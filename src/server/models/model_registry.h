@@ -19,7 +19,6 @@
 #include <variant>
 #include <vector>
 
-#include "server/api_error.h"
 #include "server/http/http_types.h"
 #include "server/http/router.h"
 #include "server/models/model_catalog.h"
@@ -52,6 +51,23 @@ struct RegistryLimits {
 enum class ModelState { kUnloaded, kLoading, kLoaded };
 std::string_view model_state_name(ModelState state);
 
+// Why the registry did not give, load or unload a model; the routes say it
+// in HTTP (model_routes.cpp).
+struct RegistryRefusal {
+  enum class Reason {
+    kUnknownModel,    // the catalogue has no such name
+    kDraining,        // the server is shutting down
+    kLoadFailed,      // detail: the loader's error
+    kTooManyWaiting,  // RegistryLimits::max_waiting requests wait already
+    kLoadTimedOut,    // the load took longer than a request waits
+    kPinned,          // unload: --models-config keeps it loaded
+    kBusy,            // unload: it is loading or serving requests (detail says which)
+  };
+  Reason reason;
+  std::string model;
+  std::string detail;
+};
+
 class ModelRegistry {
   struct Entry;
 
@@ -76,14 +92,12 @@ class ModelRegistry {
     Entry* entry_;
   };
 
-  // The model named `name`, loaded if need be: 404 model_not_found for a
-  // name the catalogue lacks, 503 when too many requests wait or its load
-  // fails.
-  asio::awaitable<std::variant<Lease, ApiError>> acquire(const std::string& name);
+  // The model named `name`, loaded if need be (the request waits, bounded).
+  asio::awaitable<std::variant<Lease, RegistryRefusal>> acquire(const std::string& name);
   // POST /models/load and /models/unload: the same, with nothing held after;
-  // unloading a model with requests in flight is a 409.
-  asio::awaitable<std::optional<ApiError>> load(const std::string& name);
-  std::optional<ApiError> unload(const std::string& name);
+  // a model that is loading, serving or pinned is not unloaded.
+  asio::awaitable<std::optional<RegistryRefusal>> load(const std::string& name);
+  std::optional<RegistryRefusal> unload(const std::string& name);
 
   struct Status {
     const CatalogEntry* entry;
@@ -93,6 +107,7 @@ class ModelRegistry {
     int64_t loads;
     int64_t unloads;
     ServedModel* model;  // loaded only
+    std::chrono::steady_clock::time_point last_used;
   };
   std::vector<Status> status() const;
   const ModelCatalog& catalog() const { return catalog_; }
@@ -101,6 +116,9 @@ class ModelRegistry {
   void drain();
   // Stops the loading thread and unloads every model.
   void shutdown();
+  // Unloads the models idle for RegistryLimits::idle_unload by `now`
+  // (pinned ones stay); the idle timer calls it.
+  void unload_idle(std::chrono::steady_clock::time_point now);
 
  private:
   struct Entry {

@@ -21,6 +21,40 @@ std::variant<std::string, ApiError> model_named(const nlohmann::ordered_json& bo
       "model");
 }
 
+// How the API says each of the registry's refusals: an unknown name is the
+// client's mistake, a busy or pinned model a conflict, the rest the
+// server's state at the moment (retry later).
+ApiError api_error_from(const RegistryRefusal& refused) {
+  using Reason = RegistryRefusal::Reason;
+  const std::string& name = refused.model;
+  const auto unavailable = [](std::string message) {
+    return ApiError{503, "server_error", std::move(message), "model", "model_unavailable"};
+  };
+  switch (refused.reason) {
+    case Reason::kUnknownModel:
+      return {404, "invalid_request_error",
+              "The model '" + name + "' does not exist; GET /v1/models lists the models served.",
+              "model", "model_not_found"};
+    case Reason::kDraining:
+      return unavailable("The server is shutting down.");
+    case Reason::kLoadFailed:
+      return unavailable("The model '" + name + "' failed to load: " + refused.detail);
+    case Reason::kTooManyWaiting:
+      return unavailable("Too many requests are waiting for models to load; retry later.");
+    case Reason::kLoadTimedOut:
+      return unavailable("The model '" + name + "' did not load in time.");
+    case Reason::kPinned:
+      return {409, "invalid_request_error",
+              "The model '" + name + "' is pinned (--models-config); it stays loaded.", "model",
+              "model_pinned"};
+    case Reason::kBusy:
+      return {409, "invalid_request_error",
+              "The model '" + name + "' is " + refused.detail + "; unload it once it is idle.",
+              "model", "model_busy"};
+  }
+  return unavailable("The model '" + name + "' is unavailable.");
+}
+
 // A model's route, run for the model the request names.
 asio::awaitable<void> run_for_model(HttpExchange& exchange, FleetContext& fleet,
                                     http::verb method) {
@@ -35,8 +69,8 @@ asio::awaitable<void> run_for_model(HttpExchange& exchange, FleetContext& fleet,
     co_return;
   }
   auto lease = co_await fleet.registry->acquire(std::get<std::string>(name));
-  if (auto* error = std::get_if<ApiError>(&lease)) {
-    co_await exchange.respond_error(*error);
+  if (auto* refused = std::get_if<RegistryRefusal>(&lease)) {
+    co_await exchange.respond_error(api_error_from(*refused));
     co_return;
   }
   const ServedModel& model = std::get<ModelRegistry::Lease>(lease).model();
@@ -147,14 +181,14 @@ asio::awaitable<void> load_or_unload(HttpExchange& exchange, FleetContext& fleet
   const std::string name = json["model"].get<std::string>();
   // Not a conditional expression around co_await: GCC 12 destroys its
   // temporaries too early.
-  std::optional<ApiError> error;
+  std::optional<RegistryRefusal> refused;
   if (load) {
-    error = co_await fleet.registry->load(name);
+    refused = co_await fleet.registry->load(name);
   } else {
-    error = fleet.registry->unload(name);
+    refused = fleet.registry->unload(name);
   }
-  if (error) {
-    co_await exchange.respond_error(std::move(*error));
+  if (refused) {
+    co_await exchange.respond_error(api_error_from(*refused));
     co_return;
   }
   ordered_json answer = {{"model", name}, {"state", load ? "loaded" : "unloaded"}};
