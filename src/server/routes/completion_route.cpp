@@ -3,6 +3,7 @@
 #include "server/openai/completion_request.h"
 #include "server/openai/json_body.h"
 #include "server/routes/generation_reply.h"
+#include "server/routes/generative_model.h"
 #include "server/routes/parsed_request.h"
 #include "server/routes/prompt_building.h"
 #include "server/routes/routes.h"

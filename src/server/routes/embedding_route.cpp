@@ -5,7 +5,6 @@
 #include "server/openai/embedding_request.h"
 #include "server/openai/embedding_response.h"
 #include "server/openai/json_body.h"
-#include "server/routes/generation_submission.h"
 #include "server/routes/parsed_request.h"
 #include "server/routes/pooled_submission.h"
 #include "server/routes/prompt_building.h"

@@ -8,6 +8,9 @@
 #include "server/engine_events.h"
 #include "server/openai/completion_response.h"
 #include "server/routes/generation_submission.h"
+#include "server/routes/reply_collection.h"
+#include "server/routes/tool_call_reading.h"
+#include "server/routes/usage_record.h"
 
 namespace ingot::server {
 namespace {

@@ -12,7 +12,7 @@
 #include "server/http/http_exchange.h"
 #include "server/openai/chat_response.h"
 #include "server/openai/generation_fields.h"
-#include "server/routes/generation_submission.h"
+#include "server/routes/tool_call_reading.h"
 #include "server/serving_context.h"
 
 namespace ingot::server {

@@ -18,9 +18,13 @@
 #include "server/openai/chat_response.h"
 #include "server/openai/json_body.h"
 #include "server/routes/generation_submission.h"
+#include "server/routes/generative_model.h"
 #include "server/routes/parsed_request.h"
 #include "server/routes/prompt_building.h"
+#include "server/routes/reply_collection.h"
 #include "server/routes/routes.h"
+#include "server/routes/tool_call_reading.h"
+#include "server/routes/usage_record.h"
 
 namespace ingot::server {
 namespace {

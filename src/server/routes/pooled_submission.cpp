@@ -5,6 +5,7 @@
 #include <memory>
 
 #include "server/routes/generation_submission.h"
+#include "server/routes/reply_collection.h"
 
 namespace ingot::server {
 

@@ -8,7 +8,6 @@
 #include "server/openai/rerank_request.h"
 #include "server/openai/rerank_response.h"
 #include "server/rerank_prompt.h"
-#include "server/routes/generation_submission.h"
 #include "server/routes/parsed_request.h"
 #include "server/routes/pooled_submission.h"
 #include "server/routes/prompt_building.h"

@@ -1,0 +1,21 @@
+#include "server/routes/generative_model.h"
+
+#include <string>
+
+namespace ingot::server {
+
+std::optional<ApiError> refusal_for_non_generative_model(const ServingContext& context) {
+  if (context.reranking_only) {
+    return invalid_request("The model '" + context.model_id +
+                               "' is a reranking model: it answers POST /v1/rerank, not "
+                               "generation requests.",
+                           "model", "model_not_generative");
+  }
+  if (!context.embedding_only) return std::nullopt;
+  return invalid_request("The model '" + context.model_id +
+                             "' is an embedding model: it answers POST /v1/embeddings, not "
+                             "generation requests.",
+                         "model", "model_not_generative");
+}
+
+}  // namespace ingot::server
