@@ -118,7 +118,7 @@ int serve_many(const ServeOptions& options, server::Metrics& metrics) {
   }
   server::FleetContext fleet;
   fleet.metrics = &metrics;
-  fleet.shared.created = std::time(nullptr);
+  fleet.shared.identity.created = std::time(nullptr);
   fleet.shared.responses = std::make_shared<server::responses::ResponseStore>(
       options.responses_store, server::kStoredResponseBytes);
   fleet.shared.shutdown_grace =
@@ -179,8 +179,8 @@ int serve_one(const ServeOptions& options, server::Metrics& metrics) {
   }
   ServedInstance& model = **served;
   std::vector<std::string> adapter_names;
-  for (const auto& adapter : model.serving.lora_adapters) {
-    adapter_names.push_back(model.serving.adapter_model_id(adapter));
+  for (const auto& adapter : model.serving.identity.lora_adapters) {
+    adapter_names.push_back(model.serving.identity.adapter_model_id(adapter));
   }
   metrics.set_lora_adapters(std::move(adapter_names));
   model.serving.ready = false;  // until the server listens
@@ -195,7 +195,7 @@ int serve_one(const ServeOptions& options, server::Metrics& metrics) {
   }
   const bool random = model.loaded.model->file().metadata().get_or<bool>("ingot.synthetic", false);
   const int code =
-      run_http(http, options, model.serving, model.serving.model_id,
+      run_http(http, options, model.serving, model.serving.identity.model_id,
                random ? "this model has random weights, so its replies are noise; serve "
                         "your own with `make serve MODEL=path/to/model.gguf`"
                       : "",

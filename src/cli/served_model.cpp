@@ -51,7 +51,7 @@ Status load_adapters(const ServeOptions& options, const LoadedModel& loaded,
     if (!adapter.ok()) {
       return invalid_argument("--lora " + spec + ": " + adapter.error().describe());
     }
-    context.lora_adapters.push_back({std::move(adapter).value(), scale});
+    context.identity.lora_adapters.push_back({std::move(adapter).value(), scale});
   }
   return {};
 }
@@ -66,37 +66,44 @@ Status check_reranking(const ServeOptions& options, const LoadedModel& loaded) {
       "rerank");
 }
 
+// A file that names its pooling (Qwen3-Embedding, BERT embedders) is an
+// embedding model, served for /v1/embeddings alone; one that names rank
+// pooling (bge-reranker, Qwen3-Reranker) answers /v1/rerank alone.
+server::ModelCapability capability_of(const ServeOptions& options, const LoadedModel& loaded) {
+  using Purpose = server::ModelCapability::Purpose;
+  server::ModelCapability capability;
+  const int64_t pooling_type = loaded.model->config().pooling_type;
+  if (pooling_type >= 1 && pooling_type <= 3) capability.purpose = Purpose::kEmbed;
+  if (pooling_type == 4) capability.purpose = Purpose::kRerank;
+  const bool ranks_alone = capability.purpose == Purpose::kRerank;
+  capability.reranking = ranks_alone || options.reranking;
+  if ((options.embeddings && !ranks_alone) || capability.purpose == Purpose::kEmbed) {
+    capability.embedding_pooling = embedding_pooling(options.pooling, loaded.model->config());
+  }
+  capability.max_embedding_inputs = options.max_embedding_inputs;
+  return capability;
+}
+
 void fill_context(const ServeOptions& options, const std::string& id, ServedInstance& served,
                   const SharedServing& shared) {
   const LoadedModel& loaded = served.loaded;
   server::ServingContext& context = served.serving;
-  context.model_id = id;
-  context.created = std::time(nullptr);
-  context.system_fingerprint = std::string("ingot-") + INGOT_VERSION;
-  context.tokenizer = loaded.tokenizer.get();
-  context.chat_template = &loaded.chat_template();
-  context.bos_text = loaded.bos_text;
-  context.eos_text = loaded.eos_text;
-  context.reasoning_tags = loaded.reasoning_tags;
-  context.tool_call_family = loaded.tool_call_family;
-  context.template_renders_tools = loaded.template_renders_tools;
-  context.template_reads_developer_role = loaded.template_reads_developer_role;
+  context.identity.model_id = id;
+  context.identity.created = std::time(nullptr);
+  context.identity.system_fingerprint = std::string("ingot-") + INGOT_VERSION;
+  context.format.tokenizer = loaded.tokenizer.get();
+  context.format.chat_template = &loaded.chat_template();
+  context.format.bos_text = loaded.bos_text;
+  context.format.eos_text = loaded.eos_text;
+  context.format.reasoning_tags = loaded.reasoning_tags;
+  context.format.tool_call_family = loaded.tool_call_family;
+  context.format.renders_tools = loaded.template_renders_tools;
+  context.format.reads_developer_role = loaded.template_reads_developer_role;
   context.engine = served.engine.get();
-  // A file that names its pooling (Qwen3-Embedding, BERT embedders) is an
-  // embedding model: served for /v1/embeddings alone.
-  const int64_t pooling_type = loaded.model->config().pooling_type;
-  context.embedding_only = pooling_type >= 1 && pooling_type <= 3;
-  // One that names rank pooling (bge-reranker, Qwen3-Reranker) answers
-  // /v1/rerank alone.
-  context.reranking_only = pooling_type == 4;
-  context.reranking = context.reranking_only || options.reranking;
-  context.rerank_template = loaded.model->file().metadata().get_or<std::string>(
+  context.capability = capability_of(options, loaded);
+  context.format.rerank_template = loaded.model->file().metadata().get_or<std::string>(
       "tokenizer.chat_template.rerank", std::string());
-  if (context.rerank_template->empty()) context.rerank_template.reset();
-  if ((options.embeddings && !context.reranking_only) || context.embedding_only) {
-    context.embedding_pooling = embedding_pooling(options.pooling, loaded.model->config());
-  }
-  context.max_embedding_inputs = options.max_embedding_inputs;
+  if (context.format.rerank_template->empty()) context.format.rerank_template.reset();
   context.defaults = options.defaults;
   context.metrics = shared.metrics;
   context.prompts = shared.prompts;
@@ -133,7 +140,7 @@ Result<std::unique_ptr<ServedInstance>> serve_model(const ServeOptions& options,
                          engine::Engine::start(*loaded.model, *loaded.tokenizer, local.engine));
   fill_context(local, id, *served, shared);
   INGOT_RETURN_IF_ERROR(load_adapters(options, loaded, served->serving));
-  served->serving.aliases = options.aliases;
+  served->serving.identity.aliases = options.aliases;
   served->router = server::build_routes(served->serving);
   const int64_t per_position = model::KvCache::bytes_per_position(
       model::kv_cache_layers(loaded.model->config()), local.engine.cache_types);

@@ -1,6 +1,6 @@
 #pragma once
-// Everything the routes need to answer: the served model's identity, the
-// engine, the tokenizer and chat template, and server-wide defaults.
+// Everything the routes need to answer: the served model's identity, its
+// prompt format and capability, and what it shares with the server.
 
 #include <atomic>
 #include <chrono>
@@ -36,38 +36,12 @@ struct ServingDefaults {
 constexpr size_t kDefaultStoredResponses = 1024;
 constexpr size_t kStoredResponseBytes = size_t{256} << 20;
 
-struct ServingContext {
+// The served model's names, as requests give them and replies report them.
+struct ModelIdentity {
   std::string model_id;
   std::vector<std::string> aliases;
   int64_t created = 0;
   std::string system_fingerprint;
-  const tokenizer::Tokenizer* tokenizer = nullptr;
-  const chat::ChatTemplate* chat_template = nullptr;  // the model's, or ChatML
-  std::string bos_text;
-  std::string eos_text;
-  chat::tool_calls::ToolCallFamily tool_call_family = chat::tool_calls::ToolCallFamily::kGeneric;
-  bool template_renders_tools = false;  // else tools go into a system message
-  // Else developer turns are rendered as system turns (chat/message_roles.h).
-  bool template_reads_developer_role = false;
-  // Set when the template thinks between tags: replies are split into
-  // reasoning_content and content.
-  std::optional<engine::ReasoningTags> reasoning_tags;
-  engine::Engine* engine = nullptr;
-  // Set when /v1/embeddings is served (serve --embeddings): how each
-  // input's hidden states are pooled, and how many inputs a request may hold.
-  std::optional<engine::Pooling> embedding_pooling;
-  int64_t max_embedding_inputs = 2048;
-  // The file is an embedding model (it names its pooling): the generation
-  // routes refuse it, saying what it is for.
-  bool embedding_only = false;
-  // /v1/rerank is served: the model has a classification head and the
-  // file names rank pooling (reranking_only: the generation routes and
-  // /v1/embeddings refuse it) or the server was started with --reranking.
-  bool reranking = false;
-  bool reranking_only = false;
-  // The file's prompt for a (query, document) pair
-  // (tokenizer.chat_template.rerank), when it has one.
-  std::optional<std::string> rerank_template;
   // LoRA adapters loaded with --lora, by id (their order), each with the
   // scale requests that do not name adapters run it at.
   struct ServedAdapter {
@@ -75,6 +49,74 @@ struct ServingContext {
     float scale = 1.0f;
   };
   std::vector<ServedAdapter> lora_adapters;
+
+  // The name a request's `model` gives to run with an adapter alone, as
+  // the Kubernetes inference gateway routes: `model_id:adapter file stem`.
+  std::string adapter_model_id(const ServedAdapter& served) const {
+    return model_id + ":" + served.adapter->name();
+  }
+  // The adapter a model name stands for, or null.
+  const ServedAdapter* adapter_named(const std::string& model) const {
+    for (const ServedAdapter& served : lora_adapters) {
+      if (adapter_model_id(served) == model) return &served;
+    }
+    return nullptr;
+  }
+  // Every name a request may give: the served id, its aliases, then its
+  // adapters' names.
+  std::vector<std::string> model_ids() const {
+    std::vector<std::string> ids{model_id};
+    ids.insert(ids.end(), aliases.begin(), aliases.end());
+    for (const ServedAdapter& served : lora_adapters) ids.push_back(adapter_model_id(served));
+    return ids;
+  }
+};
+
+// How prompts are written for the model and its replies read: its
+// tokenizer and chat template, and what the template does.
+struct PromptFormat {
+  const tokenizer::Tokenizer* tokenizer = nullptr;    // the model's; outlives the context
+  const chat::ChatTemplate* chat_template = nullptr;  // the model's, or ChatML
+  std::string bos_text;
+  std::string eos_text;
+  chat::tool_calls::ToolCallFamily tool_call_family = chat::tool_calls::ToolCallFamily::kGeneric;
+  bool renders_tools = false;  // else tools go into a system message
+  // Else developer turns are rendered as system turns (chat/message_roles.h).
+  bool reads_developer_role = false;
+  // Set when the template thinks between tags: replies are split into
+  // reasoning_content and content.
+  std::optional<engine::ReasoningTags> reasoning_tags;
+  // The file's prompt for a (query, document) pair
+  // (tokenizer.chat_template.rerank), when it has one.
+  std::optional<std::string> rerank_template;
+};
+
+// Which routes the model answers. A generative model also embeds
+// (--embeddings) or ranks (--reranking) when asked; an embedding or
+// reranking model (its file names that pooling) serves that alone, and the
+// generation routes refuse it, saying what it is for.
+struct ModelCapability {
+  enum class Purpose { kGenerate, kEmbed, kRerank };
+  Purpose purpose = Purpose::kGenerate;
+  // /v1/embeddings is served: how each input's hidden states are pooled,
+  // and how many inputs a request may hold.
+  std::optional<engine::Pooling> embedding_pooling;
+  int64_t max_embedding_inputs = 2048;
+  bool reranking = false;  // /v1/rerank is served (the model has a classification head)
+
+  bool generates() const { return purpose == Purpose::kGenerate; }
+};
+
+// Everything the routes of one model need to answer: the model as above,
+// and what it shares with the server (the engine, defaults, metrics,
+// caches, the stored responses, readiness). The pointers are the server's,
+// which outlive every request.
+struct ServingContext {
+  ModelIdentity identity;
+  PromptFormat format;
+  ModelCapability capability;
+
+  engine::Engine* engine = nullptr;
   ServingDefaults defaults;
   std::chrono::milliseconds shutdown_grace{10'000};
   Metrics* metrics = nullptr;
@@ -93,28 +135,6 @@ struct ServingContext {
   std::atomic<bool> ready{false};
   // Shutting down: in-flight requests finish, readiness says 503.
   std::atomic<bool> draining{false};
-
-  // The name a request's `model` gives to run with an adapter alone, as
-  // the Kubernetes inference gateway routes: `model_id:adapter file stem`.
-  std::string adapter_model_id(const ServedAdapter& served) const {
-    return model_id + ":" + served.adapter->name();
-  }
-  // The adapter a model name stands for, or null.
-  const ServedAdapter* adapter_named(const std::string& model) const {
-    for (const ServedAdapter& served : lora_adapters) {
-      if (adapter_model_id(served) == model) return &served;
-    }
-    return nullptr;
-  }
-
-  // Every name a request may give: the served id, its aliases, then its
-  // adapters' names.
-  std::vector<std::string> model_ids() const {
-    std::vector<std::string> ids{model_id};
-    ids.insert(ids.end(), aliases.begin(), aliases.end());
-    for (const ServedAdapter& served : lora_adapters) ids.push_back(adapter_model_id(served));
-    return ids;
-  }
 };
 
 }  // namespace ingot::server

@@ -91,7 +91,7 @@ ordered_json model_list(const FleetContext& fleet) {
     ordered_json entry;
     entry["id"] = s.entry->name;
     entry["object"] = "model";
-    entry["created"] = fleet.shared.created;
+    entry["created"] = fleet.shared.identity.created;
     entry["owned_by"] = "ingot";
     entry["state"] = std::string(model_state_name(s.state));
     if (!s.entry->settings.aliases.empty()) entry["aliases"] = s.entry->settings.aliases;
@@ -102,7 +102,7 @@ ordered_json model_list(const FleetContext& fleet) {
     // Known once the model is loaded (its template, or the one given).
     if (s.model != nullptr) {
       entry["tool_call_family"] =
-          std::string(chat::tool_calls::family_name(s.model->context().tool_call_family));
+          std::string(chat::tool_calls::family_name(s.model->context().format.tool_call_family));
     }
     data.push_back(entry);
     // Its adapters, each a model of its own, run on it (as vLLM lists LoRA
@@ -155,8 +155,8 @@ std::string render_metrics(const FleetContext& fleet) {
   for (const ModelRegistry::Status& s : models) {
     if (s.model == nullptr) continue;
     engines.push_back({s.entry->name, s.model->context().engine->stats()});
-    for (const auto& served : s.model->context().lora_adapters) {
-      adapters.push_back(s.model->context().adapter_model_id(served));
+    for (const auto& served : s.model->context().identity.lora_adapters) {
+      adapters.push_back(s.model->context().identity.adapter_model_id(served));
     }
   }
   fleet.metrics->set_lora_adapters(std::move(adapters));

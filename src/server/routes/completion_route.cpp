@@ -31,7 +31,7 @@ asio::awaitable<void> serve_completion(HttpExchange& exchange, ServingContext& c
                                                           parse_completion_request);
   if (!parsed) co_return;
   const CompletionRequest& request = *parsed;
-  if (auto error = check_token_ids(request.prompt_ids, *context.tokenizer)) {
+  if (auto error = check_token_ids(request.prompt_ids, *context.format.tokenizer)) {
     co_await exchange.respond_error(std::move(*error));
     co_return;
   }
@@ -47,7 +47,7 @@ asio::awaitable<void> serve_completion(HttpExchange& exchange, ServingContext& c
     if (request.prompt_ids.empty()) {
       return std::pair{tokenize_prompt(request.prompt, context), request.prompt};
     }
-    return std::pair{request.prompt_ids, context.tokenizer->decode(request.prompt_ids)};
+    return std::pair{request.prompt_ids, context.format.tokenizer->decode(request.prompt_ids)};
   });
   engine::GenerationRequest generation;
   generation.prompt = std::move(prompt);

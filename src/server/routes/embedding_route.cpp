@@ -24,7 +24,7 @@ std::variant<std::vector<std::vector<int32_t>>, ApiError> tokenize_inputs(
     std::vector<int32_t> tokens =
         input.ids.empty() ? tokenize_prompt(input.text, context) : input.ids;
     for (int32_t id : tokens) {
-      if (!context.tokenizer->vocab().contains(id)) {
+      if (!context.format.tokenizer->vocab().contains(id)) {
         return invalid_request("'input[" + std::to_string(i) + "]' holds token id " +
                                    std::to_string(id) + ", outside the vocabulary.",
                                "input");
@@ -55,14 +55,15 @@ engine::GenerationRequest embedding_generation(std::vector<int32_t> tokens,
 }
 
 asio::awaitable<void> serve_embeddings(HttpExchange& exchange, ServingContext& context) {
-  if (!context.embedding_pooling && context.reranking_only) {
+  if (!context.capability.embedding_pooling &&
+      context.capability.purpose == ModelCapability::Purpose::kRerank) {
     co_await exchange.respond_error(invalid_request(
-        "The model '" + context.model_id +
+        "The model '" + context.identity.model_id +
             "' is a reranking model: it answers POST /v1/rerank, not /v1/embeddings.",
         "model", "model_not_embedding"));
     co_return;
   }
-  if (!context.embedding_pooling) {
+  if (!context.capability.embedding_pooling) {
     co_await exchange.respond_error(
         invalid_request("This server does not serve embeddings: start it with --embeddings.",
                         "model", "embeddings_not_enabled"));
@@ -70,7 +71,7 @@ asio::awaitable<void> serve_embeddings(HttpExchange& exchange, ServingContext& c
   }
   const std::optional<EmbeddingRequest> parsed = co_await parse_request_or_answer<EmbeddingRequest>(
       exchange, context, [&context](const ordered_json& body, const RequestLimits& limits) {
-        return parse_embedding_request(body, limits, context.max_embedding_inputs);
+        return parse_embedding_request(body, limits, context.capability.max_embedding_inputs);
       });
   if (!parsed) co_return;
   const EmbeddingRequest& request = *parsed;
@@ -84,7 +85,8 @@ asio::awaitable<void> serve_embeddings(HttpExchange& exchange, ServingContext& c
   auto& inputs = std::get<std::vector<std::vector<int32_t>>>(tokenized);
   std::vector<engine::GenerationRequest> generations;
   for (std::vector<int32_t>& tokens : inputs) {
-    generations.push_back(embedding_generation(std::move(tokens), *context.embedding_pooling));
+    generations.push_back(
+        embedding_generation(std::move(tokens), *context.capability.embedding_pooling));
   }
   auto finished = co_await run_pooled(exchange, context, std::move(generations), std::move(ticket));
   if (!finished) co_return;  // the client left, or the request was answered
@@ -97,7 +99,7 @@ asio::awaitable<void> serve_embeddings(HttpExchange& exchange, ServingContext& c
   if (context.metrics) context.metrics->count_embeddings(int64_t(inputs.size()));
   co_await exchange.respond(
       http::status::ok,
-      dump(embedding_list(context.model_id, embeddings, request.base64, prompt_tokens)),
+      dump(embedding_list(context.identity.model_id, embeddings, request.base64, prompt_tokens)),
       "application/json");
 }
 

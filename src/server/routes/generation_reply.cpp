@@ -271,7 +271,7 @@ ReplyOptions reply_options(const GenerationFields& request, ReplyShape shape,
   options.logprobs = request.logprobs;
   options.top_logprobs = request.top_logprobs > 0;
   options.identity = new_identity(shape == ReplyShape::kChat ? "chatcmpl-" : "cmpl-", request.model,
-                                  context.system_fingerprint);
+                                  context.identity.system_fingerprint);
   return options;
 }
 
@@ -289,7 +289,7 @@ asio::awaitable<void> submit_and_reply(HttpExchange& exchange, ServingContext& c
   std::unique_ptr<EngineEvents> events =
       co_await submit_generation(exchange, context, std::move(generation), std::move(ticket));
   if (!events) co_return;
-  ReplyWriter writer(options, *context.tokenizer);
+  ReplyWriter writer(options, *context.format.tokenizer);
   if (options.stream) {
     co_await reply_stream(exchange, context, *events, writer, options);
   } else {

@@ -10,11 +10,11 @@ ordered_json model_entry(const ServingContext& context, const std::string& id) {
   ordered_json entry;
   entry["id"] = id;
   entry["object"] = "model";
-  entry["created"] = context.created;
+  entry["created"] = context.identity.created;
   entry["owned_by"] = "ingot";
   entry["context_length"] = context.engine->context_size();
   // The syntax tool calls are read in and constrained to (docs/tool-calling.md).
-  entry["tool_call_family"] = std::string(chat::tool_calls::family_name(context.tool_call_family));
+  entry["tool_call_family"] = std::string(chat::tool_calls::family_name(context.format.tool_call_family));
   return entry;
 }
 
@@ -26,7 +26,7 @@ void add_info_routes(Router& router, ServingContext& context) {
                 ordered_json body;
                 body["name"] = "ingot";
                 body["version"] = INGOT_VERSION_STRING;
-                body["model"] = context.model_id;
+                body["model"] = context.identity.model_id;
                 body["endpoints"] = {"GET /health",          "GET /ready",
                                      "GET /v1/models",       "POST /v1/chat/completions",
                                      "POST /v1/completions", "POST /tokenize",
@@ -65,10 +65,10 @@ void add_info_routes(Router& router, ServingContext& context) {
       {http::verb::get, "/v1/models", [&context](HttpExchange& exchange) -> asio::awaitable<void> {
          // Aliases are accepted names, not further models; each adapter is
          // one, its base its parent (as vLLM lists LoRA modules).
-         ordered_json data = ordered_json::array({model_entry(context, context.model_id)});
-         for (const ServingContext::ServedAdapter& served : context.lora_adapters) {
-           ordered_json entry = model_entry(context, context.adapter_model_id(served));
-           entry["parent"] = context.model_id;
+         ordered_json data = ordered_json::array({model_entry(context, context.identity.model_id)});
+         for (const ModelIdentity::ServedAdapter& served : context.identity.lora_adapters) {
+           ordered_json entry = model_entry(context, context.identity.adapter_model_id(served));
+           entry["parent"] = context.identity.model_id;
            data.push_back(std::move(entry));
          }
          ordered_json body = {{"object", "list"}, {"data", std::move(data)}};

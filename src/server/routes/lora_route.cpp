@@ -10,8 +10,8 @@ namespace {
 
 asio::awaitable<void> list_adapters(HttpExchange& exchange, ServingContext& context) {
   ordered_json list = ordered_json::array();
-  for (size_t id = 0; id < context.lora_adapters.size(); ++id) {
-    const ServingContext::ServedAdapter& served = context.lora_adapters[id];
+  for (size_t id = 0; id < context.identity.lora_adapters.size(); ++id) {
+    const ModelIdentity::ServedAdapter& served = context.identity.lora_adapters[id];
     list.push_back({{"id", id},
                     {"path", served.adapter->path()},
                     {"name", served.adapter->name()},

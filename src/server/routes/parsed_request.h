@@ -26,7 +26,7 @@ asio::awaitable<std::optional<Request>> parse_request_or_answer(HttpExchange& ex
     co_await exchange.respond_error(std::move(*error));
     co_return std::nullopt;
   }
-  const RequestLimits limits{context.model_ids(), context.defaults.max_tokens_cap};
+  const RequestLimits limits{context.identity.model_ids(), context.defaults.max_tokens_cap};
   auto parsed = parse(std::get<nlohmann::ordered_json>(body), limits);
   if (auto* error = std::get_if<ApiError>(&parsed)) {
     co_await exchange.respond_error(std::move(*error));

@@ -58,8 +58,8 @@ ApiError template_error(const Error& error) {
 std::optional<sampling::grammar::ReasoningBlock> reasoning_block(const ServingContext& context,
                                                                  const std::string& prompt,
                                                                  bool opened) {
-  if (!context.reasoning_tags || context.reasoning_tags->harmony) return std::nullopt;
-  const engine::ReasoningTags& tags = *context.reasoning_tags;
+  if (!context.format.reasoning_tags || context.format.reasoning_tags->harmony) return std::nullopt;
+  const engine::ReasoningTags& tags = *context.format.reasoning_tags;
   if (!opened && engine::prompt_closes_reasoning(prompt, tags)) return std::nullopt;
   return sampling::grammar::ReasoningBlock{tags.open, tags.close, opened};
 }
@@ -67,14 +67,14 @@ std::optional<sampling::grammar::ReasoningBlock> reasoning_block(const ServingCo
 }  // namespace
 
 std::vector<int32_t> tokenize_prompt(const std::string& text, const ServingContext& context) {
-  return engine::tokenize_rendered_prompt(*context.tokenizer, text, context.bos_text);
+  return engine::tokenize_rendered_prompt(*context.format.tokenizer, text, context.format.bos_text);
 }
 
 std::variant<model::LoraSet, ApiError> lora_for(const GenerationFields& request,
                                                 const ServingContext& context) {
   model::LoraSet set;
-  const auto& served = context.lora_adapters;
-  const ServingContext::ServedAdapter* named = context.adapter_named(request.model);
+  const auto& served = context.identity.lora_adapters;
+  const ModelIdentity::ServedAdapter* named = context.identity.adapter_named(request.model);
   if (named != nullptr) {
     // Its --lora scale, or 1 for an adapter loaded off (scale 0) to be chosen
     // per request.
@@ -82,7 +82,7 @@ std::variant<model::LoraSet, ApiError> lora_for(const GenerationFields& request,
   }
   if (!request.lora) {
     if (named != nullptr) return set;
-    for (const ServingContext::ServedAdapter& a : served) {
+    for (const ModelIdentity::ServedAdapter& a : served) {
       if (a.scale != 0.0f) set.push_back({a.adapter.get(), a.scale});
     }
     return set;
@@ -117,7 +117,7 @@ sampling::SamplingParams sampling_for(const GenerationFields& request,
   params.logit_bias.insert(params.logit_bias.end(), request.logit_bias.begin(),
                            request.logit_bias.end());
   if (request.ignore_eos) {
-    for (int32_t id : context.tokenizer->vocab().end_of_generation()) {
+    for (int32_t id : context.format.tokenizer->vocab().end_of_generation()) {
       params.logit_bias.emplace_back(id, -std::numeric_limits<float>::infinity());
     }
   }
@@ -131,32 +131,32 @@ std::variant<ChatGeneration, ApiError> build_chat_generation(const ChatRequest& 
   ChatGeneration result;
   chat::ChatPromptInput input;
   input.messages = flatten_text_parts(request.messages);
-  if (!context.template_reads_developer_role) {
+  if (!context.format.reads_developer_role) {
     input.messages = chat::developer_as_system(std::move(input.messages));
   }
-  if (context.reasoning_tags && context.reasoning_tags->harmony) {
+  if (context.format.reasoning_tags && context.format.reasoning_tags->harmony) {
     input.messages = reasoning_as_thinking(std::move(input.messages));
   }
   // With tool_choice "none" the model is not shown the tools at all, so it
   // has nothing to call.
   if (!request.tools.empty() && request.tool_choice.mode != ToolChoice::Mode::kNone) {
     result.tool_schemas = chat::tool_calls::ToolSchemas(request.tools);
-    if (context.template_renders_tools) {
+    if (context.format.renders_tools) {
       input.tools = request.tools;
-      result.tool_call_family = context.tool_call_family;
+      result.tool_call_family = context.format.tool_call_family;
     } else {
       input.messages = chat::tool_calls::with_generic_tool_prompt(input.messages, request.tools);
       result.tool_call_family = chat::tool_calls::ToolCallFamily::kGeneric;
     }
   }
   input.add_generation_prompt = true;
-  input.bos_token = context.bos_text;
-  input.eos_token = context.eos_text;
+  input.bos_token = context.format.bos_text;
+  input.eos_token = context.format.eos_text;
   input.extra_kwargs = request.chat_template_kwargs;
-  Result<std::string> prompt = context.chat_template->render(input);
+  Result<std::string> prompt = context.format.chat_template->render(input);
   if (!prompt.ok()) return template_error(prompt.error());
   const bool opens_reasoning =
-      context.reasoning_tags && engine::prompt_opens_reasoning(*prompt, *context.reasoning_tags);
+      context.format.reasoning_tags && engine::prompt_opens_reasoning(*prompt, *context.format.reasoning_tags);
   auto constraint =
       reply_grammar_for(request, result.tool_call_family,
                         reasoning_block(context, *prompt, opens_reasoning), context.grammars);
@@ -176,8 +176,8 @@ std::variant<ChatGeneration, ApiError> build_chat_generation(const ChatRequest& 
     generation.sampling.grammar_triggers = std::move(reply_grammar->triggers);
     result.relaxed = std::move(reply_grammar->relaxed);
   }
-  if (context.reasoning_tags) {
-    generation.reasoning = *context.reasoning_tags;
+  if (context.format.reasoning_tags) {
+    generation.reasoning = *context.format.reasoning_tags;
     generation.reasoning_budget =
         request.reasoning_budget ? static_cast<int32_t>(*request.reasoning_budget) : -1;
     generation.prompt_opens_reasoning = opens_reasoning;

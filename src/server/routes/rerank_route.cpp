@@ -23,7 +23,7 @@ std::variant<std::vector<std::vector<int32_t>>, ApiError> tokenize_pairs(
   const int64_t context_size = context.engine->context_size();
   std::vector<std::vector<int32_t>> pairs;
   for (size_t i = 0; i < request.documents.size(); ++i) {
-    std::vector<int32_t> tokens = rerank_tokens(*context.tokenizer, context.rerank_template,
+    std::vector<int32_t> tokens = rerank_tokens(*context.format.tokenizer, context.format.rerank_template,
                                                 request.query, request.documents[i]);
     if (int64_t(tokens.size()) > context_size) {
       return invalid_request("The query with 'documents[" + std::to_string(i) + "]' has " +
@@ -46,8 +46,8 @@ engine::GenerationRequest rank_generation(std::vector<int32_t> tokens) {
 }
 
 std::optional<ApiError> refusal_for_non_reranker(const ServingContext& context) {
-  if (context.reranking) return std::nullopt;
-  return invalid_request("The model '" + context.model_id +
+  if (context.capability.reranking) return std::nullopt;
+  return invalid_request("The model '" + context.identity.model_id +
                              "' is not a reranker: it has no classification head (cls.output), "
                              "so this server does not answer /v1/rerank.",
                          "model", "model_not_reranker");
@@ -57,7 +57,7 @@ asio::awaitable<void> serve_rerank(HttpExchange& exchange, ServingContext& conte
   if (co_await answer_if(exchange, refusal_for_non_reranker(context))) co_return;
   const std::optional<RerankRequest> parsed = co_await parse_request_or_answer<RerankRequest>(
       exchange, context, [&context](const ordered_json& body, const RequestLimits& limits) {
-        return parse_rerank_request(body, limits, context.max_embedding_inputs);
+        return parse_rerank_request(body, limits, context.capability.max_embedding_inputs);
       });
   if (!parsed) co_return;
   const RerankRequest& request = *parsed;
@@ -82,7 +82,7 @@ asio::awaitable<void> serve_rerank(HttpExchange& exchange, ServingContext& conte
   }
   if (context.metrics) context.metrics->count_reranked(int64_t(pairs.size()));
   co_await exchange.respond(http::status::ok,
-                            dump(rerank_list(context.model_id, request, scores, prompt_tokens)),
+                            dump(rerank_list(context.identity.model_id, request, scores, prompt_tokens)),
                             "application/json");
 }
 

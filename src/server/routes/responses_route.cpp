@@ -163,7 +163,7 @@ asio::awaitable<std::optional<ResponsesRequest>> read_request(HttpExchange& exch
   const ordered_json& json = std::get<ordered_json>(body);
   std::optional<ordered_json> prior = co_await read_prior(exchange, context, json);
   if (!prior) co_return std::nullopt;
-  RequestLimits limits{context.model_ids(), context.defaults.max_tokens_cap};
+  RequestLimits limits{context.identity.model_ids(), context.defaults.max_tokens_cap};
   auto parsed = parse_responses_request(json, limits, *prior);
   if (auto* error = std::get_if<ApiError>(&parsed)) {
     co_await exchange.respond_error(std::move(*error));

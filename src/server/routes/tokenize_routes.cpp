@@ -33,12 +33,12 @@ asio::awaitable<void> serve_tokenize(HttpExchange& exchange, ServingContext& con
   bool with_pieces = json.value("with_pieces", false);
   std::vector<int32_t> ids =
       co_await off_io_thread(context, exchange, [&json, &context, add_special] {
-        return context.tokenizer->encode(json["content"].get<std::string>(), add_special, true);
+        return context.format.tokenizer->encode(json["content"].get<std::string>(), add_special, true);
       });
   ordered_json tokens = ordered_json::array();
   for (int32_t id : ids) {
     if (with_pieces) {
-      tokens.push_back({{"id", id}, {"piece", context.tokenizer->token_to_piece(id)}});
+      tokens.push_back({{"id", id}, {"piece", context.format.tokenizer->token_to_piece(id)}});
     } else {
       tokens.push_back(id);
     }
@@ -54,7 +54,7 @@ asio::awaitable<void> serve_detokenize(HttpExchange& exchange, ServingContext& c
     co_return;
   }
   const ordered_json& json = std::get<ordered_json>(body);
-  auto n_vocab = static_cast<int64_t>(context.tokenizer->vocab().size());
+  auto n_vocab = static_cast<int64_t>(context.format.tokenizer->vocab().size());
   std::vector<int32_t> ids;
   std::optional<ApiError> problem;
   if (!json.is_object() || !json.contains("tokens") || !json["tokens"].is_array()) {
@@ -76,7 +76,7 @@ asio::awaitable<void> serve_detokenize(HttpExchange& exchange, ServingContext& c
     co_return;
   }
   std::string text = co_await off_io_thread(
-      context, exchange, [&ids, &context] { return context.tokenizer->decode(ids); });
+      context, exchange, [&ids, &context] { return context.format.tokenizer->decode(ids); });
   ordered_json reply = {{"content", std::move(text)}};
   co_await exchange.respond(http::status::ok, dump(reply), "application/json");
 }
