@@ -24,10 +24,6 @@ constexpr uint64_t kMaxSpelledLength = 256;
 // any Gemma 4 value.
 constexpr int kMaxNestedDepth = 8;
 
-std::string literal(std::string_view text) {
-  return gbnf_literal(text);
-}
-
 // Appends each of `parts` to `out`, a space before each.
 void add(std::string& out, std::initializer_list<std::string_view> parts) {
   for (std::string_view part : parts) {
@@ -78,7 +74,7 @@ std::string raw_string(const Json& schema, std::string_view close,
                        JsonSchemaGrammarBuilder& builder) {
   if (auto choices = string_choices(schema)) {
     std::string rule;
-    for (const std::string& choice : *choices) append_separated(rule, " | ", literal(choice));
+    for (const std::string& choice : *choices) append_separated(rule, " | ", gbnf_literal(choice));
     return "( " + rule + " )";
   }
   std::optional<uint64_t> min = length_bound(schema, "minLength");
@@ -107,7 +103,7 @@ std::string separated_sequence(const std::vector<std::pair<std::string, bool>>& 
                                JsonSchemaGrammarBuilder& builder) {
   if (items.empty()) return "";
   const size_t n = items.size();
-  std::string sep = separator.empty() ? "" : literal(separator) + " ";
+  std::string sep = separator.empty() ? "" : gbnf_literal(separator) + " ";
   // after(i): items i.. once something came before; from(i): while nothing has.
   auto after = [&](size_t i) {
     return i == n ? std::string() : hint + "-after-" + std::to_string(i);
@@ -137,10 +133,10 @@ class FormatGrammar {
 
   // What encloses the calls of the self-named list forms.
   std::string list(const std::string& calls_rule, bool one_call) const {
-    std::string open = literal(format_.call_open);
-    for (const HeaderPiece& piece : format_.header) add(open, {kGap, literal(piece.text)});
+    std::string open = gbnf_literal(format_.call_open);
+    for (const HeaderPiece& piece : format_.header) add(open, {kGap, gbnf_literal(piece.text)});
     std::string close;
-    for (std::string_view marker : format_.call_close) add(close, {literal(marker)});
+    for (std::string_view marker : format_.call_close) add(close, {gbnf_literal(marker)});
     bool listed = format_.arguments != ArgumentsForm::kJsonCall;
     std::string body = calls_rule;
     if (listed) {
@@ -156,11 +152,11 @@ class FormatGrammar {
     INGOT_ASSIGN_OR_RETURN(std::string arguments,
                            builder_.add_schema(tool.parameters, "args-" + hint));
     if (format_.arguments == ArgumentsForm::kNameKeyedList) {
-      return literal("{\"" + tool.name + "\": ") + " " + arguments + " \"}\"";
+      return gbnf_literal("{\"" + tool.name + "\": ") + " " + arguments + " \"}\"";
     }
     std::string head = "{\"" + std::string(format_.name_key) + "\": \"" + tool.name + "\", \"" +
                        std::string(format_.arguments_key) + "\": ";
-    return literal(head) + " " + arguments + " \"}\"";
+    return gbnf_literal(head) + " " + arguments + " \"}\"";
   }
 
   Result<std::string> python_call(const GrammarTool& tool, const std::string& hint) {
@@ -168,34 +164,34 @@ class FormatGrammar {
     for (const auto& [key, schema] : properties(tool.parameters)) {
       INGOT_ASSIGN_OR_RETURN(std::string value,
                              builder_.add_schema(schema, "arg-" + hint + "-" + key));
-      items.emplace_back(literal(key + "=") + " " + value, is_required(tool.parameters, key));
+      items.emplace_back(gbnf_literal(key + "=") + " " + value, is_required(tool.parameters, key));
     }
-    return literal(tool.name + "(") + " " +
+    return gbnf_literal(tool.name + "(") + " " +
            separated_sequence(items, ", ", "seq-" + hint, builder_) + " \")\"";
   }
 
   Result<std::string> named_call(const GrammarTool& tool, const std::string& hint) {
     // Where the prompt wrote the opening, a call's rule starts at its name
     // and further calls are joined by the opening (format_calls_rule).
-    std::string rule = format_.opens_reply ? "" : literal(format_.call_open);
+    std::string rule = format_.opens_reply ? "" : gbnf_literal(format_.call_open);
     for (const HeaderPiece& piece : format_.header) {
       add(rule, {kGap, ""});
       switch (piece.kind) {
         case HeaderPiece::Kind::kLiteral:
-          rule += literal(piece.text);
+          rule += gbnf_literal(piece.text);
           break;
         case HeaderPiece::Kind::kName:
-          rule += literal(tool.name);
+          rule += gbnf_literal(tool.name);
           break;
         case HeaderPiece::Kind::kSkipTo:
-          rule += literal(std::string(format_.skipped_text) + std::string(piece.text));
+          rule += gbnf_literal(std::string(format_.skipped_text) + std::string(piece.text));
           break;
       }
     }
     INGOT_ASSIGN_OR_RETURN(std::string arguments, arguments_rule(tool, hint));
     add(rule, {kGap, arguments});
     for (std::string_view marker : format_.call_close) {
-      add(rule, {kGap, literal(marker)});
+      add(rule, {kGap, gbnf_literal(marker)});
     }
     return rule;
   }
@@ -226,13 +222,14 @@ class FormatGrammar {
     std::vector<std::pair<std::string, bool>> items;
     for (const auto& [key, schema] : properties(tool.parameters)) {
       bool text = is_raw_string(schema);
-      std::string item = literal(std::string(tags.key_open) + key + std::string(tags.key_close));
+      std::string item =
+          gbnf_literal(std::string(tags.key_open) + key + std::string(tags.key_close));
       if (!tags.attributes_close.empty()) {
         std::string attributes = text ? " string=\"true\"" : " string=\"false\"";
         attributes += tags.attributes_close;
-        add(item, {literal(attributes)});
+        add(item, {gbnf_literal(attributes)});
       }
-      if (!tags.value_open.empty()) add(item, {kGap, literal(tags.value_open)});
+      if (!tags.value_open.empty()) add(item, {kGap, gbnf_literal(tags.value_open)});
       if (tags.newline_padded) item += " \"\\n\"";
       if (text) {
         add(item, {raw_string(schema, tags.value_close, builder_)});
@@ -243,7 +240,7 @@ class FormatGrammar {
         add(item, {value});
       }
       if (tags.newline_padded) item += " \"\\n\"";
-      add(item, {literal(tags.value_close), kGap});
+      add(item, {gbnf_literal(tags.value_close), kGap});
       items.emplace_back("( " + item + " )", is_required(tool.parameters, key));
     }
     return std::string(kGap) + " " + separated_sequence(items, "", "seq-" + hint, builder_);
@@ -259,7 +256,8 @@ class FormatGrammar {
     for (const auto& [key, member] : properties(schema)) {
       INGOT_ASSIGN_OR_RETURN(std::string value,
                              gemma_typed(member, hint + "-" + gbnf_rule_name(key), depth + 1));
-      items.emplace_back("( " + literal(key + ":") + " " + value + " )", is_required(schema, key));
+      items.emplace_back("( " + gbnf_literal(key + ":") + " " + value + " )",
+                         is_required(schema, key));
     }
     return "\"{\" " + separated_sequence(items, ",", hint + "-members", builder_) + " \"}\"";
   }
@@ -315,8 +313,8 @@ class FormatGrammar {
 
   std::string element(std::string_view name, const std::string& value) const {
     std::string marker(format_.element_marker);
-    std::string rule = literal(marker + "<" + std::string(name) + ">");
-    add(rule, {value, literal(marker + "</" + std::string(name) + ">")});
+    std::string rule = gbnf_literal(marker + "<" + std::string(name) + ">");
+    add(rule, {value, gbnf_literal(marker + "</" + std::string(name) + ">")});
     return rule;
   }
 
@@ -387,13 +385,13 @@ Result<std::string> format_calls_rule(const CallFormat& format,
     if (one_call || format.arguments != ArgumentsForm::kJsonCall) return list;
     return list + " ( \"\\n\"? " + list + " )*";
   }
-  std::string joint = format.opens_reply ? literal(format.call_open) : std::string(kGap);
+  std::string joint = format.opens_reply ? gbnf_literal(format.call_open) : std::string(kGap);
   std::string calls = "any-call";
   if (!one_call) add(calls, {"(", joint, "any-call )*"});
   if (format.section_open.empty()) return calls;
-  std::string section = literal(format.section_open);
+  std::string section = gbnf_literal(format.section_open);
   add(section, {kGap, calls});
-  if (!format.section_close.empty()) add(section, {kGap, literal(format.section_close)});
+  if (!format.section_close.empty()) add(section, {kGap, gbnf_literal(format.section_close)});
   return section;
 }
 

@@ -4,6 +4,8 @@
 
 #include <algorithm>
 
+#include "sampling/grammar/gbnf_text.h"
+
 namespace ingot::sampling::grammar {
 namespace {
 
@@ -19,38 +21,16 @@ std::span<const Element> alternative(const std::vector<Element>& elements, uint3
   return {elements.data() + start, end - start};
 }
 
-std::string escape_code_point(char32_t c, bool in_class) {
-  if (c == '"' && !in_class) return "\\\"";
-  if ((c == ']' || c == '-' || c == '^') && in_class)
-    return fmt::format("\\{}", static_cast<char>(c));
-  if (c == '\\') return "\\\\";
-  if (c == '\n') return "\\n";
-  if (c == '\t') return "\\t";
-  if (c == '\r') return "\\r";
-  if (c >= 0x20 && c < 0x7F) return std::string(1, static_cast<char>(c));
-  if (c <= 0xFF) return fmt::format("\\x{:02X}", static_cast<uint32_t>(c));
-  if (c <= 0xFFFF) return fmt::format("\\u{:04X}", static_cast<uint32_t>(c));
-  return fmt::format("\\U{:08X}", static_cast<uint32_t>(c));
-}
-
+// A class as GBNF text, spelled by gbnf_text.h as the generators spell it:
+// one code point as a literal, more as a class.
 std::string class_to_string(const CharClass& set) {
   const auto& ranges = set.ranges();
   if (ranges.size() == 1 && ranges[0].first == ranges[0].second) {
-    std::string out = "\"";
-    out.append(escape_code_point(ranges[0].first, false));
-    out.push_back('"');
-    return out;
+    std::string text;
+    append_utf8(text, ranges[0].first);
+    return gbnf_literal(text);
   }
-  std::string out = "[";
-  for (const auto& [first, last] : ranges) {
-    out += escape_code_point(first, true);
-    if (last != first) {
-      out.push_back('-');
-      out.append(escape_code_point(last, true));
-    }
-  }
-  out.push_back(']');
-  return out;
+  return gbnf_class(CodePointRanges(ranges.begin(), ranges.end()));
 }
 
 }  // namespace
