@@ -4,6 +4,7 @@
 
 #include <immintrin.h>
 
+#include <algorithm>
 #include <cstdint>
 
 #include "kernels/exp_taylor.h"
@@ -108,6 +109,26 @@ struct Floats {
   static F sub(F a, F b) { return _mm256_sub_ps(a, b); }
   static F mul(F a, F b) { return _mm256_mul_ps(a, b); }
   static F max(F a, F b) { return _mm256_max_ps(a, b); }
+  static F min(F a, F b) { return _mm256_min_ps(a, b); }
+  static F div(F a, F b) { return _mm256_div_ps(a, b); }
+  static F load_f16(const uint16_t* p) {
+    return _mm256_cvtph_ps(_mm_loadu_si128(reinterpret_cast<const __m128i*>(p)));
+  }
+  static F load_f16_part(const uint16_t* p, int64_t count) {
+    alignas(16) uint16_t tail[8] = {};
+    std::copy_n(p, count, tail);
+    return _mm256_cvtph_ps(_mm_load_si128(reinterpret_cast<const __m128i*>(tail)));
+  }
+  // BF16 is the top half of an F32: widen and shift.
+  static F load_bf16(const uint16_t* p) {
+    const __m128i h = _mm_loadu_si128(reinterpret_cast<const __m128i*>(p));
+    return _mm256_castsi256_ps(_mm256_slli_epi32(_mm256_cvtepu16_epi32(h), 16));
+  }
+  static F load_bf16_part(const uint16_t* p, int64_t count) {
+    alignas(16) uint16_t tail[8] = {};
+    std::copy_n(p, count, tail);
+    return load_bf16(tail);
+  }
   static F fmadd(F a, F b, F c) { return _mm256_fmadd_ps(a, b, c); }
   static F fnmadd(F a, F b, F c) { return _mm256_fnmadd_ps(a, b, c); }
   static float reduce_add(F v) { return horizontal_sum(v); }

@@ -92,6 +92,23 @@ struct Floats {
   static F sub(F a, F b) { return _mm512_sub_ps(a, b); }
   static F mul(F a, F b) { return _mm512_mul_ps(a, b); }
   static F max(F a, F b) { return _mm512_max_ps(a, b); }
+  static F min(F a, F b) { return _mm512_min_ps(a, b); }
+  static F div(F a, F b) { return _mm512_div_ps(a, b); }
+  static F load_f16(const uint16_t* p) {
+    return _mm512_cvtph_ps(_mm256_loadu_si256(reinterpret_cast<const __m256i*>(p)));
+  }
+  static F load_f16_part(const uint16_t* p, int64_t count) {
+    return _mm512_cvtph_ps(_mm256_maskz_loadu_epi16(tail_mask(count), p));
+  }
+  // BF16 is the top half of an F32: widen and shift.
+  static F load_bf16(const uint16_t* p) {
+    const __m256i h = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(p));
+    return _mm512_castsi512_ps(_mm512_slli_epi32(_mm512_cvtepu16_epi32(h), 16));
+  }
+  static F load_bf16_part(const uint16_t* p, int64_t count) {
+    const __m256i h = _mm256_maskz_loadu_epi16(tail_mask(count), p);
+    return _mm512_castsi512_ps(_mm512_slli_epi32(_mm512_cvtepu16_epi32(h), 16));
+  }
   static F fmadd(F a, F b, F c) { return _mm512_fmadd_ps(a, b, c); }
   static F fnmadd(F a, F b, F c) { return _mm512_fnmadd_ps(a, b, c); }
   static float reduce_add(F v) { return _mm512_reduce_add_ps(v); }

@@ -99,6 +99,23 @@ struct Floats {
   static F sub(F a, F b) { return vsubq_f32(a, b); }
   static F mul(F a, F b) { return vmulq_f32(a, b); }
   static F max(F a, F b) { return vmaxq_f32(a, b); }
+  static F min(F a, F b) { return vminq_f32(a, b); }
+  static F div(F a, F b) { return vdivq_f32(a, b); }
+  static F load_f16(const uint16_t* p) { return vcvt_f32_f16(vreinterpret_f16_u16(vld1_u16(p))); }
+  static F load_f16_part(const uint16_t* p, int64_t count) {
+    uint16_t tail[4] = {};
+    for (int64_t i = 0; i < count; ++i) tail[i] = p[i];
+    return load_f16(tail);
+  }
+  // BF16 is the top half of an F32: widen and shift.
+  static F load_bf16(const uint16_t* p) {
+    return vreinterpretq_f32_u32(vshll_n_u16(vld1_u16(p), 16));
+  }
+  static F load_bf16_part(const uint16_t* p, int64_t count) {
+    uint16_t tail[4] = {};
+    for (int64_t i = 0; i < count; ++i) tail[i] = p[i];
+    return load_bf16(tail);
+  }
   static F fmadd(F a, F b, F c) { return vfmaq_f32(c, a, b); }
   static F fnmadd(F a, F b, F c) { return vfmsq_f32(c, a, b); }
   static float reduce_add(F v) { return vaddvq_f32(v); }
