@@ -125,4 +125,8 @@ void interleave_weight_row(ElementType type, const void* src, int64_t cols, void
 // into dst (interleaved_groups(cols) * kActivationGroupBytes bytes).
 void interleave_activation_row(ElementType packed_type, const void* row, int64_t cols, void* dst);
 
+// The kernels over interleaved weights walk 2 to 4 tokens in micro-tiles
+// of this many rows (matmul's work split claims rows in multiples of it).
+inline constexpr int kInterleavedSmallBatchRows = 6;
+
 }  // namespace ingot::kernels

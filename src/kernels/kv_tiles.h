@@ -58,19 +58,4 @@ WidenKeysFn widen_keys_fn(ElementType type);
 WidenValuesFn widen_values_fn(ElementType type);
 }  // namespace scalar
 
-namespace avx2 {
-WidenKeysFn widen_keys_fn(ElementType type);  // nullptr: not provided
-WidenValuesFn widen_values_fn(ElementType type);
-}  // namespace avx2
-
-namespace avx512 {
-WidenKeysFn widen_keys_fn(ElementType type);  // nullptr: not provided
-WidenValuesFn widen_values_fn(ElementType type);
-}  // namespace avx512
-
-namespace neon {
-WidenKeysFn widen_keys_fn(ElementType type);  // nullptr: not provided
-WidenValuesFn widen_values_fn(ElementType type);
-}  // namespace neon
-
 }  // namespace ingot::kernels

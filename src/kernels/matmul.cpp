@@ -6,8 +6,8 @@
 #include <cassert>
 
 #include "kernels/activation_pack.h"
+#include "kernels/interleave.h"
 #include "kernels/kernel_table.h"
-#include "kernels/matmul_kernels_avx512.h"
 
 namespace ingot::kernels {
 namespace {
@@ -36,7 +36,7 @@ int64_t round_up_to_row_align(int64_t rows) {
 }
 
 // Rows per claim of run_in_shrinking_chunks come in multiples of this, so
-// that edge micro-tiles (kernels/tile_loop.h) fall on a matrix's last rows
+// that edge micro-tiles (kernels/shapes/tile_loop.h) fall on a matrix's last rows
 // only. 2-4 tokens over interleaved weights walk 6-row micro-tiles, where
 // claims of 16 rows left 4 rows to slower 4-row tiles in every chunk;
 // everything else walks 4- or 8-row tiles, which 16 (the claim size that

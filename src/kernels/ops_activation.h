@@ -24,22 +24,4 @@ void gelu(const float* x, float* y, int64_t n);
 void swiglu(const float* gate, const float* up, float* out, int64_t n);
 }  // namespace scalar
 
-namespace avx2 {
-void silu(const float* x, float* y, int64_t n);
-void gelu(const float* x, float* y, int64_t n);
-void swiglu(const float* gate, const float* up, float* out, int64_t n);
-}  // namespace avx2
-
-namespace avx512 {
-void silu(const float* x, float* y, int64_t n);
-void gelu(const float* x, float* y, int64_t n);
-void swiglu(const float* gate, const float* up, float* out, int64_t n);
-}  // namespace avx512
-
-namespace neon {
-void silu(const float* x, float* y, int64_t n);
-void gelu(const float* x, float* y, int64_t n);
-void swiglu(const float* gate, const float* up, float* out, int64_t n);
-}  // namespace neon
-
 }  // namespace ingot::kernels

@@ -60,22 +60,4 @@ void attention_accumulate(const float* q, int64_t n_q, const uint16_t* keys, int
                           AttentionState* states, float* outputs);
 }  // namespace scalar
 
-namespace avx512 {
-void attention_accumulate(const float* q, int64_t n_q, const uint16_t* keys, int64_t key_stride,
-                          const uint16_t* values, int64_t n, int64_t head_dim, ScoreScale scale,
-                          AttentionState* states, float* outputs);
-}  // namespace avx512
-
-namespace avx2 {
-void attention_accumulate(const float* q, int64_t n_q, const uint16_t* keys, int64_t key_stride,
-                          const uint16_t* values, int64_t n, int64_t head_dim, ScoreScale scale,
-                          AttentionState* states, float* outputs);
-}  // namespace avx2
-
-namespace neon {
-void attention_accumulate(const float* q, int64_t n_q, const uint16_t* keys, int64_t key_stride,
-                          const uint16_t* values, int64_t n, int64_t head_dim, ScoreScale scale,
-                          AttentionState* states, float* outputs);
-}  // namespace neon
-
 }  // namespace ingot::kernels

@@ -4,7 +4,7 @@
 #include <cmath>
 
 #include "kernels/kernel_table.h"
-#include "kernels/ops_delta_rule_shape.h"
+#include "kernels/shapes/ops_delta_rule_shape.h"
 
 namespace ingot::kernels {
 

@@ -66,22 +66,4 @@ void delta_rule_step(float* state, const float* q, const float* k, const float* 
 void delta_rule_chunk(float* state, const DeltaRuleRun& run, int64_t n);
 }  // namespace scalar
 
-namespace avx2 {
-void delta_rule_step(float* state, const float* q, const float* k, const float* v, float log_decay,
-                     float beta, int64_t n, float* out);
-void delta_rule_chunk(float* state, const DeltaRuleRun& run, int64_t n);
-}  // namespace avx2
-
-namespace avx512 {
-void delta_rule_step(float* state, const float* q, const float* k, const float* v, float log_decay,
-                     float beta, int64_t n, float* out);
-void delta_rule_chunk(float* state, const DeltaRuleRun& run, int64_t n);
-}  // namespace avx512
-
-namespace neon {
-void delta_rule_step(float* state, const float* q, const float* k, const float* v, float log_decay,
-                     float beta, int64_t n, float* out);
-void delta_rule_chunk(float* state, const DeltaRuleRun& run, int64_t n);
-}  // namespace neon
-
 }  // namespace ingot::kernels

@@ -19,19 +19,4 @@ double sum_exp(const float* x, int64_t n, float shift);
 void exp_terms(const float* x, int64_t n, float shift, double* out);
 }  // namespace scalar
 
-namespace avx2 {
-double sum_exp(const float* x, int64_t n, float shift);
-void exp_terms(const float* x, int64_t n, float shift, double* out);
-}  // namespace avx2
-
-namespace avx512 {
-double sum_exp(const float* x, int64_t n, float shift);
-void exp_terms(const float* x, int64_t n, float shift, double* out);
-}  // namespace avx512
-
-namespace neon {
-double sum_exp(const float* x, int64_t n, float shift);
-void exp_terms(const float* x, int64_t n, float shift, double* out);
-}  // namespace neon
-
 }  // namespace ingot::kernels

@@ -33,19 +33,4 @@ void add_low_rank(const float* m, int64_t rank, const uint16_t* b, int64_t begin
                   float* y);
 }  // namespace scalar
 
-namespace avx2 {
-void add_low_rank(const float* m, int64_t rank, const uint16_t* b, int64_t begin, int64_t end,
-                  float* y);
-}  // namespace avx2
-
-namespace avx512 {
-void add_low_rank(const float* m, int64_t rank, const uint16_t* b, int64_t begin, int64_t end,
-                  float* y);
-}  // namespace avx512
-
-namespace neon {
-void add_low_rank(const float* m, int64_t rank, const uint16_t* b, int64_t begin, int64_t end,
-                  float* y);
-}  // namespace neon
-
 }  // namespace ingot::kernels

@@ -16,16 +16,4 @@ namespace scalar {
 void rms_norm(const float* x, const float* weight, float* y, int64_t n_rows, int64_t n, float eps);
 }  // namespace scalar
 
-namespace avx2 {
-void rms_norm(const float* x, const float* weight, float* y, int64_t n_rows, int64_t n, float eps);
-}  // namespace avx2
-
-namespace avx512 {
-void rms_norm(const float* x, const float* weight, float* y, int64_t n_rows, int64_t n, float eps);
-}  // namespace avx512
-
-namespace neon {
-void rms_norm(const float* x, const float* weight, float* y, int64_t n_rows, int64_t n, float eps);
-}  // namespace neon
-
 }  // namespace ingot::kernels

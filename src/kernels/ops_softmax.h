@@ -12,16 +12,4 @@ namespace scalar {
 void softmax(float* x, int64_t n);
 }  // namespace scalar
 
-namespace avx2 {
-void softmax(float* x, int64_t n);
-}  // namespace avx2
-
-namespace avx512 {
-void softmax(float* x, int64_t n);
-}  // namespace avx512
-
-namespace neon {
-void softmax(float* x, int64_t n);
-}  // namespace neon
-
 }  // namespace ingot::kernels

@@ -1,4 +1,4 @@
-#include "kernels/prefetch.h"
+#include "kernels/shapes/prefetch.h"
 
 #include <gtest/gtest.h>
 

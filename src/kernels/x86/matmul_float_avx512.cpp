@@ -1,0 +1,37 @@
+// The float matmul kernels (matmul_float_shape.h) on this path's vectors.
+// GCC 12 flags the deliberately undefined lanes inside its own AVX-512
+// intrinsics (cvtph_ps, reduce_add) as uninitialized: a false positive.
+#pragma GCC diagnostic ignored "-Wmaybe-uninitialized"
+#pragma GCC diagnostic ignored "-Wuninitialized"
+#include "kernels/shapes/matmul_float_shape.h"
+#include "kernels/x86/matmul_kernels_avx512.h"
+#include "kernels/x86/ops_vector_math_avx512.h"
+
+namespace ingot::kernels {
+namespace {
+
+struct Tiles {
+  static constexpr int kRows = 4;
+  static constexpr int kTokens = 4;
+  static constexpr int kDecodeRows = 8;
+};
+using Kernels = FloatTiles<avx512::Floats, Tiles>;
+
+}  // namespace
+
+void avx512::f16_tile(const WeightMatrix& w, const PackedActivations& x, TileRange range, float* y,
+                      int64_t y_stride) {
+  Kernels::f16(w, x, range, y, y_stride);
+}
+
+void avx512::bf16_tile(const WeightMatrix& w, const PackedActivations& x, TileRange range, float* y,
+                       int64_t y_stride) {
+  Kernels::bf16(w, x, range, y, y_stride);
+}
+
+void avx512::f32_tile(const WeightMatrix& w, const PackedActivations& x, TileRange range, float* y,
+                      int64_t y_stride) {
+  Kernels::f32(w, x, range, y, y_stride);
+}
+
+}  // namespace ingot::kernels

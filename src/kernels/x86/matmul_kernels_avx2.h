@@ -1,0 +1,73 @@
+#pragma once
+// The AVX2 and AVX-VNNI paths' kernels, one file per family;
+// matmul_avx2.cpp maps element types to them. For the paths' own files
+// and kernel tables alone.
+
+#include "kernels/dispatch.h"
+#include "kernels/kv_tiles.h"
+
+namespace ingot::kernels {
+
+namespace avx2 {
+
+void q4_0_tile(const WeightMatrix& w, const PackedActivations& x, TileRange range, float* y,
+               int64_t y_stride);
+void q4_1_tile(const WeightMatrix& w, const PackedActivations& x, TileRange range, float* y,
+               int64_t y_stride);
+void q5_0_tile(const WeightMatrix& w, const PackedActivations& x, TileRange range, float* y,
+               int64_t y_stride);
+void q5_1_tile(const WeightMatrix& w, const PackedActivations& x, TileRange range, float* y,
+               int64_t y_stride);
+void iq4_nl_tile(const WeightMatrix& w, const PackedActivations& x, TileRange range, float* y,
+                 int64_t y_stride);
+void iq4_xs_tile(const WeightMatrix& w, const PackedActivations& x, TileRange range, float* y,
+                 int64_t y_stride);
+void mxfp4_tile(const WeightMatrix& w, const PackedActivations& x, TileRange range, float* y,
+                int64_t y_stride);
+void q8_0_tile(const WeightMatrix& w, const PackedActivations& x, TileRange range, float* y,
+               int64_t y_stride);
+void q2_k_tile(const WeightMatrix& w, const PackedActivations& x, TileRange range, float* y,
+               int64_t y_stride);
+void q3_k_tile(const WeightMatrix& w, const PackedActivations& x, TileRange range, float* y,
+               int64_t y_stride);
+void q5_k_tile(const WeightMatrix& w, const PackedActivations& x, TileRange range, float* y,
+               int64_t y_stride);
+void q4_k_tile(const WeightMatrix& w, const PackedActivations& x, TileRange range, float* y,
+               int64_t y_stride);
+void q6_k_tile(const WeightMatrix& w, const PackedActivations& x, TileRange range, float* y,
+               int64_t y_stride);
+void f16_tile(const WeightMatrix& w, const PackedActivations& x, TileRange range, float* y,
+              int64_t y_stride);
+void bf16_tile(const WeightMatrix& w, const PackedActivations& x, TileRange range, float* y,
+               int64_t y_stride);
+void f32_tile(const WeightMatrix& w, const PackedActivations& x, TileRange range, float* y,
+              int64_t y_stride);
+
+// Which kernel serves which type (matmul_avx2.cpp); nullptr: none.
+TileKernel tile_kernel(ElementType weight_type);
+PackRowFn pack_row(ElementType packed_type);
+// The kernels over interleaved weights without VNNI
+// (matmul_interleaved_avx2.cpp), falling back to the ones above for the
+// original blocks, or nullptr where there is none.
+TileKernel interleaved_tile_kernel(ElementType weight_type);
+
+void pack_q8_0(const float* x, void* dst, int64_t n);
+void pack_q8_1(const float* x, void* dst, int64_t n);
+void pack_q8_k(const float* x, void* dst, int64_t n);
+void pack_f16(const float* x, void* dst, int64_t n);
+
+// The KV cache's wideners (kernels/kv_tiles.h), or nullptr for a type
+// without one here.
+WidenKeysFn widen_keys_fn(ElementType type);
+WidenValuesFn widen_values_fn(ElementType type);
+
+}  // namespace avx2
+
+namespace avxvnni {
+
+// The same with AVX-VNNI (matmul_interleaved_avxvnni.cpp).
+TileKernel interleaved_tile_kernel(ElementType weight_type);
+
+}  // namespace avxvnni
+
+}  // namespace ingot::kernels
