@@ -117,14 +117,9 @@ struct ModelWeights {
   // interleaved layout (kernels/interleave.h) when the active path has
   // kernels for it, as they are otherwise. Each WeightMatrix points into
   // this arena. Moving ModelWeights keeps the arena's memory where it is.
-  // Empty when the copy would not fit (arena_fits): the matrices are then
+  // Empty when the copy would not fit (weight_arena.h): the matrices are then
   // read from the file map, which the kernel can page under pressure.
   PageArena arena;
 };
-
-// Whether copying `arena_bytes` of weights leaves room for the rest (KV
-// cache, activations, other programs): at most three quarters of the
-// memory available. An unknown amount (no /proc/meminfo) allows the copy.
-bool arena_fits(size_t arena_bytes, std::optional<uint64_t> available_bytes);
 
 }  // namespace ingot::model

@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "model/model.h"
+#include "model/weight_arena.h"
 #include "support/shared_data.h"
 
 namespace ingot::model {
