@@ -1,46 +1,13 @@
-// The AVX-512 path (F/BW/VL/DQ + VNNI): which kernel serves which type.
+// The AVX-512 path (F/BW/VL/DQ + VNNI): which family serves which type.
 // Types without a kernel here fall back to the AVX2 path.
 #include "kernels/x86/matmul_kernels_avx512.h"
 
 namespace ingot::kernels {
 
 TileKernel avx512::tile_kernel(ElementType type) {
-  switch (type) {
-    case ElementType::kF32:
-      return avx512::f32_tile;
-    case ElementType::kF16:
-      return avx512::f16_tile;
-    case ElementType::kBF16:
-      return avx512::bf16_tile;
-    case ElementType::kQ4_0:
-      return avx512::q4_0_tile;
-    case ElementType::kQ4_1:
-      return avx512::q4_1_tile;
-    case ElementType::kQ5_0:
-      return avx512::q5_0_tile;
-    case ElementType::kQ5_1:
-      return avx512::q5_1_tile;
-    case ElementType::kQ8_0:
-      return avx512::q8_0_tile;
-    case ElementType::kQ4_K:
-      return avx512::q4_k_tile;
-    case ElementType::kQ2_K:
-      return avx512::q2_k_tile;
-    case ElementType::kQ3_K:
-      return avx512::q3_k_tile;
-    case ElementType::kQ5_K:
-      return avx512::q5_k_tile;
-    case ElementType::kQ6_K:
-      return avx512::q6_k_tile;
-    case ElementType::kIQ4_NL:
-      return avx512::iq4_nl_tile;
-    case ElementType::kMXFP4:
-      return avx512::mxfp4_tile;
-    case ElementType::kIQ4_XS:
-      return avx512::iq4_xs_tile;
-    default:
-      return nullptr;
-  }
+  return find_tile(
+      {float_tiles(), q8_0_family_tiles(), k_quant_tiles(), k_low_bit_tiles(), iq4_xs_tiles()},
+      type);
 }
 
 PackRowFn avx512::pack_row(ElementType packed) {

@@ -13,21 +13,16 @@ struct Tiles {
 };
 using Kernels = FloatTiles<avx2::Floats, Tiles>;
 
+constexpr TileEntry kTiles[] = {
+    TileEntry{ElementType::kF32, Kernels::f32},
+    TileEntry{ElementType::kF16, Kernels::f16},
+    TileEntry{ElementType::kBF16, Kernels::bf16},
+};
+
 }  // namespace
 
-void avx2::f16_tile(const WeightMatrix& w, const PackedActivations& x, TileRange range, float* y,
-                    int64_t y_stride) {
-  Kernels::f16(w, x, range, y, y_stride);
-}
-
-void avx2::bf16_tile(const WeightMatrix& w, const PackedActivations& x, TileRange range, float* y,
-                     int64_t y_stride) {
-  Kernels::bf16(w, x, range, y, y_stride);
-}
-
-void avx2::f32_tile(const WeightMatrix& w, const PackedActivations& x, TileRange range, float* y,
-                    int64_t y_stride) {
-  Kernels::f32(w, x, range, y, y_stride);
+TileList avx2::float_tiles() {
+  return kTiles;
 }
 
 }  // namespace ingot::kernels

@@ -13,9 +13,8 @@
 
 #include "kernels/block_formats.h"
 #include "kernels/f16_table.h"
-#include "kernels/shapes/prefetch.h"
-#include "kernels/shapes/tile_loop.h"
 #include "kernels/x86/matmul_kernels_avx512.h"
+#include "kernels/x86/super_block_tile_avx512.h"
 
 namespace ingot::kernels {
 namespace {
@@ -47,70 +46,48 @@ inline __m512i chunk_scale_index(int c) {
   return _mm512_add_epi16(_mm512_srli_epi16(lane, 4), _mm512_set1_epi16(static_cast<short>(2 * c)));
 }
 
-struct IQ4XSKernel {
-  static constexpr int kRows = 4;
-  static constexpr int kTokens = 4;
-  static constexpr int kDecodeRows = 8;
+struct IQ4XSKernel : SuperBlockTileAvx512<8> {
+  using Block = BlockIQ4_XS;
 
-  template <int R, int T>
-  static void run(const WeightMatrix& w, const PackedActivations& x, int64_t r0, int64_t t0,
-                  float* y, int64_t y_stride) {
-    const float* f16 = f16_table();
-    const BlockIQ4_XS* rows[R];
-    for (int r = 0; r < R; ++r) {
-      rows[r] = reinterpret_cast<const BlockIQ4_XS*>(static_cast<const uint8_t*>(w.data) +
-                                                     (r0 + r) * w.row_stride);
-    }
-    const BlockQ8_K* xs[T];
-    for (int t = 0; t < T; ++t) xs[t] = reinterpret_cast<const BlockQ8_K*>(x.row(t0 + t));
-    __m512 acc[R][T];
-    for (int r = 0; r < R; ++r) {
-      for (int t = 0; t < T; ++t) acc[r][t] = _mm512_setzero_ps();
-    }
-    const TilePrefetch prefetch(rows[0], R, w.row_stride, w.cols / kQK_K, t0, T, x.n_tokens());
-    const __m512i scale_index[4] = {chunk_scale_index(0), chunk_scale_index(1),
-                                    chunk_scale_index(2), chunk_scale_index(3)};
-    for (int64_t b = 0; b < w.cols / kQK_K; ++b) {
-      prefetch.step(b);
-      for (int r = 0; r < R; ++r) {
-        const BlockIQ4_XS& block = rows[r][b];
-        alignas(16) int16_t scales[8];
-        for (int j = 0; j < 8; ++j) scales[j] = static_cast<int16_t>(iq4_xs_scale(block, j));
-        const __m512i scale_words =
-            _mm512_zextsi128_si512(_mm_load_si128(reinterpret_cast<const __m128i*>(scales)));
-        __m512i isum[T];
-        for (int t = 0; t < T; ++t) isum[t] = _mm512_setzero_si512();
-        for (int c = 0; c < 4; ++c) {
-          const __m512i wq = chunk(block, c);
-          const __m512i magnitude = _mm512_abs_epi8(wq);
-          const __mmask64 negative = _mm512_movepi8_mask(wq);
-          const __m512i sc = _mm512_permutexvar_epi16(scale_index[c], scale_words);
-          for (int t = 0; t < T; ++t) {
-            const __m512i xq = _mm512_loadu_si512(xs[t][b].qs + 64 * c);
-            const __m512i signed_x = _mm512_mask_sub_epi8(xq, negative, _mm512_setzero_si512(), xq);
-            isum[t] = _mm512_dpwssd_epi32(isum[t], _mm512_maddubs_epi16(magnitude, signed_x), sc);
-          }
-        }
-        const float d = f16[block.d];
-        for (int t = 0; t < T; ++t) {
-          acc[r][t] = _mm512_fmadd_ps(_mm512_cvtepi32_ps(isum[t]), _mm512_set1_ps(d * xs[t][b].d),
-                                      acc[r][t]);
-        }
+  template <int T>
+  void accumulate(const Block& block, const XStep (&xs)[T], Acc (&acc)[T]) const {
+    alignas(16) int16_t scales[8];
+    for (int j = 0; j < 8; ++j) scales[j] = static_cast<int16_t>(iq4_xs_scale(block, j));
+    const __m512i scale_words =
+        _mm512_zextsi128_si512(_mm_load_si128(reinterpret_cast<const __m128i*>(scales)));
+    __m512i isum[T];
+    for (int t = 0; t < T; ++t) isum[t] = _mm512_setzero_si512();
+    for (int c = 0; c < 4; ++c) {
+      const __m512i wq = chunk(block, c);
+      const __m512i magnitude = _mm512_abs_epi8(wq);
+      const __mmask64 negative = _mm512_movepi8_mask(wq);
+      const __m512i sc = _mm512_permutexvar_epi16(scale_index_[c], scale_words);
+      for (int t = 0; t < T; ++t) {
+        const __m512i xq = _mm512_loadu_si512(xs[t]->qs + 64 * c);
+        const __m512i signed_x = _mm512_mask_sub_epi8(xq, negative, _mm512_setzero_si512(), xq);
+        isum[t] = _mm512_dpwssd_epi32(isum[t], _mm512_maddubs_epi16(magnitude, signed_x), sc);
       }
     }
+    const float d = f16_[block.d];
     for (int t = 0; t < T; ++t) {
-      for (int r = 0; r < R; ++r) y[(t0 + t) * y_stride + r0 + r] = _mm512_reduce_add_ps(acc[r][t]);
+      acc[t].sum =
+          _mm512_fmadd_ps(_mm512_cvtepi32_ps(isum[t]), _mm512_set1_ps(d * xs[t]->d), acc[t].sum);
     }
   }
+
+  const __m512i scale_index_[4] = {chunk_scale_index(0), chunk_scale_index(1), chunk_scale_index(2),
+                                   chunk_scale_index(3)};
+};
+
+constexpr TileEntry kTiles[] = {
+    TileEntry{ElementType::kIQ4_XS, avx512::interleaved_or_blocks<avx512::iq4_xs_interleaved_tile,
+                                                                  run_block_tile<IQ4XSKernel>>},
 };
 
 }  // namespace
 
-void avx512::iq4_xs_tile(const WeightMatrix& w, const PackedActivations& x, TileRange range,
-                         float* y, int64_t y_stride) {
-  if (w.interleaved != nullptr && x.interleaved_row(0) != nullptr)
-    return avx512::iq4_xs_interleaved_tile(w, x, range, y, y_stride);
-  run_tile<IQ4XSKernel>(w, x, range, y, y_stride);
+TileList avx512::iq4_xs_tiles() {
+  return kTiles;
 }
 
 }  // namespace ingot::kernels

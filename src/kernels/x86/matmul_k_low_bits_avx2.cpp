@@ -8,11 +8,10 @@
 
 #include "kernels/block_formats.h"
 #include "kernels/f16_table.h"
-#include "kernels/shapes/prefetch.h"
-#include "kernels/shapes/tile_loop.h"
 #include "kernels/x86/horizontal_reduce_avx2.h"
 #include "kernels/x86/k_low_bits_scales_avx2.h"
 #include "kernels/x86/matmul_kernels_avx2.h"
+#include "kernels/x86/super_block_tile_avx2.h"
 
 namespace ingot::kernels {
 namespace {
@@ -62,87 +61,59 @@ inline __m256i run_scales(__m256i half_scales, int j) {
 }
 
 template <class W>
-struct LowBitAvx2 {
-  static constexpr int kRows = 4;
-  static constexpr int kTokens = 2;
-  static constexpr int kDecodeRows = 4;
+struct LowBitAvx2 : SuperBlockTileAvx2 {
+  using Block = typename W::Block;
 
-  template <int R, int T>
-  static void run(const WeightMatrix& w, const PackedActivations& x, int64_t r0, int64_t t0,
-                  float* y, int64_t y_stride) {
-    using Block = typename W::Block;
-    const float* f16 = f16_table();
-    const Block* rows[R];
-    for (int r = 0; r < R; ++r) {
-      rows[r] = reinterpret_cast<const Block*>(static_cast<const uint8_t*>(w.data) +
-                                               (r0 + r) * w.row_stride);
+  template <int T>
+  void accumulate(const Block& blk, const XStep (&xs)[T], Acc (&acc)[T]) const {
+    const __m256i scale_words = W::scales(blk);
+    __m256i isum[T], min_sum[T];
+    for (int t = 0; t < T; ++t) {
+      const __m256i bsums = load32(xs[t]->bsums);
+      isum[t] =
+          _mm256_mullo_epi32(_mm256_madd_epi16(scale_words, bsums), _mm256_set1_epi32(-W::kOffset));
+      if constexpr (W::kHasMins) min_sum[t] = _mm256_madd_epi16(W::mins(blk), bsums);
     }
-    const BlockQ8_K* xs[T];
-    for (int t = 0; t < T; ++t) xs[t] = reinterpret_cast<const BlockQ8_K*>(x.row(t0 + t));
-    __m256 acc[R][T];
-    for (int r = 0; r < R; ++r) {
-      for (int t = 0; t < T; ++t) acc[r][t] = _mm256_setzero_ps();
-    }
-    const TilePrefetch prefetch(rows[0], R, w.row_stride, w.cols / kQK_K, t0, T, x.n_tokens());
-    for (int64_t b = 0; b < w.cols / kQK_K; ++b) {
-      prefetch.step(b);
-      for (int r = 0; r < R; ++r) {
-        const Block& blk = rows[r][b];
-        const __m256i scale_words = W::scales(blk);
-        __m256i isum[T], min_sum[T];
-        for (int t = 0; t < T; ++t) {
-          const __m256i bsums = load32(xs[t][b].bsums);
-          isum[t] = _mm256_mullo_epi32(_mm256_madd_epi16(scale_words, bsums),
-                                       _mm256_set1_epi32(-W::kOffset));
-          if constexpr (W::kHasMins) min_sum[t] = _mm256_madd_epi16(W::mins(blk), bsums);
-        }
-        // Unrolled whole: as loops, the shifts took their counts from
-        // registers and the sums lived on the stack.
+    // Unrolled whole: as loops, the shifts took their counts from
+    // registers and the sums lived on the stack.
 #pragma GCC unroll 2
-        for (int h = 0; h < 2; ++h) {
-          // Each branch's immediate is a constant even where the loop is
-          // not unrolled (unoptimized builds).
-          const __m256i half_scales = h == 0 ? _mm256_permute4x64_epi64(scale_words, 0x44)
-                                             : _mm256_permute4x64_epi64(scale_words, 0xee);
+    for (int h = 0; h < 2; ++h) {
+      // Each branch's immediate is a constant even where the loop is
+      // not unrolled (unoptimized builds).
+      const __m256i half_scales = h == 0 ? _mm256_permute4x64_epi64(scale_words, 0x44)
+                                         : _mm256_permute4x64_epi64(scale_words, 0xee);
 #pragma GCC unroll 4
-          for (int j = 0; j < 4; ++j) {
-            const __m256i scales = run_scales(half_scales, j);
-            const __m256i wq = W::run(blk, h, j);
-            for (int t = 0; t < T; ++t) {
-              const __m256i xq = load32(xs[t][b].qs + 128 * h + 32 * j);
-              isum[t] = _mm256_add_epi32(isum[t],
-                                         _mm256_madd_epi16(_mm256_maddubs_epi16(wq, xq), scales));
-            }
-          }
-        }
-        const float d = f16[blk.d];
+      for (int j = 0; j < 4; ++j) {
+        const __m256i scales = run_scales(half_scales, j);
+        const __m256i wq = W::run(blk, h, j);
         for (int t = 0; t < T; ++t) {
-          const float dx = xs[t][b].d;
-          acc[r][t] =
-              _mm256_fmadd_ps(_mm256_cvtepi32_ps(isum[t]), _mm256_set1_ps(d * dx), acc[r][t]);
-          if constexpr (W::kHasMins) {
-            acc[r][t] = _mm256_fmadd_ps(_mm256_cvtepi32_ps(min_sum[t]),
-                                        _mm256_set1_ps(-f16[blk.dmin] * dx), acc[r][t]);
-          }
+          const __m256i xq = load32(xs[t]->qs + 128 * h + 32 * j);
+          isum[t] =
+              _mm256_add_epi32(isum[t], _mm256_madd_epi16(_mm256_maddubs_epi16(wq, xq), scales));
         }
       }
     }
+    const float d = f16_[blk.d];
     for (int t = 0; t < T; ++t) {
-      for (int r = 0; r < R; ++r) y[(t0 + t) * y_stride + r0 + r] = horizontal_sum(acc[r][t]);
+      const float dx = xs[t]->d;
+      acc[t].sum = _mm256_fmadd_ps(_mm256_cvtepi32_ps(isum[t]), _mm256_set1_ps(d * dx), acc[t].sum);
+      if constexpr (W::kHasMins) {
+        acc[t].sum = _mm256_fmadd_ps(_mm256_cvtepi32_ps(min_sum[t]),
+                                     _mm256_set1_ps(-f16_[blk.dmin] * dx), acc[t].sum);
+      }
     }
   }
 };
 
+constexpr TileEntry kTiles[] = {
+    TileEntry{ElementType::kQ2_K, run_block_tile<LowBitAvx2<Q2KWeights>>},
+    TileEntry{ElementType::kQ3_K, run_block_tile<LowBitAvx2<Q3KWeights>>},
+};
+
 }  // namespace
 
-void avx2::q2_k_tile(const WeightMatrix& w, const PackedActivations& x, TileRange range, float* y,
-                     int64_t y_stride) {
-  run_tile<LowBitAvx2<Q2KWeights>>(w, x, range, y, y_stride);
-}
-
-void avx2::q3_k_tile(const WeightMatrix& w, const PackedActivations& x, TileRange range, float* y,
-                     int64_t y_stride) {
-  run_tile<LowBitAvx2<Q3KWeights>>(w, x, range, y, y_stride);
+TileList avx2::k_low_bit_tiles() {
+  return kTiles;
 }
 
 }  // namespace ingot::kernels

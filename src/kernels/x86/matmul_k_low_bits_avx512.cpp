@@ -13,10 +13,9 @@
 
 #include "kernels/block_formats.h"
 #include "kernels/f16_table.h"
-#include "kernels/shapes/prefetch.h"
-#include "kernels/shapes/tile_loop.h"
 #include "kernels/x86/k_low_bits_scales_avx2.h"
 #include "kernels/x86/matmul_kernels_avx512.h"
+#include "kernels/x86/super_block_tile_avx512.h"
 
 namespace ingot::kernels {
 namespace {
@@ -68,84 +67,53 @@ struct Q3KWeights {
 };
 
 template <class W>
-struct LowBitKernel {
-  static constexpr int kRows = 4;
-  static constexpr int kTokens = 4;
-  static constexpr int kDecodeRows = 4;
+struct LowBitKernel : SuperBlockTileAvx512<4> {
+  using Block = typename W::Block;
 
-  template <int R, int T>
-  static void run(const WeightMatrix& w, const PackedActivations& x, int64_t r0, int64_t t0,
-                  float* y, int64_t y_stride) {
-    using Block = typename W::Block;
-    const float* f16 = f16_table();
-    const Block* rows[R];
-    for (int r = 0; r < R; ++r) {
-      rows[r] = reinterpret_cast<const Block*>(static_cast<const uint8_t*>(w.data) +
-                                               (r0 + r) * w.row_stride);
+  template <int T>
+  void accumulate(const Block& blk, const XStep (&xs)[T], Acc (&acc)[T]) const {
+    const __m256i scales = W::scales(blk);
+    const __m512i scales_wide = _mm512_castsi256_si512(scales);
+    __m512i isum[T];
+    __m256i min_sum[T];
+    for (int t = 0; t < T; ++t) {
+      const __m256i bsums = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(xs[t]->bsums));
+      // Q3_K's +4 on every quant: subtract 4 * sum of scale * bsum.
+      isum[t] = _mm512_zextsi256_si512(
+          _mm256_mullo_epi32(_mm256_madd_epi16(scales, bsums), _mm256_set1_epi32(-W::kOffset)));
+      if constexpr (W::kHasMins) min_sum[t] = _mm256_madd_epi16(W::mins(blk), bsums);
     }
-    const BlockQ8_K* xs[T];
-    for (int t = 0; t < T; ++t) xs[t] = reinterpret_cast<const BlockQ8_K*>(x.row(t0 + t));
-    __m512 acc[R][T];
-    for (int r = 0; r < R; ++r) {
-      for (int t = 0; t < T; ++t) acc[r][t] = _mm512_setzero_ps();
-    }
-    const TilePrefetch prefetch(rows[0], R, w.row_stride, w.cols / kQK_K, t0, T, x.n_tokens());
-    for (int64_t b = 0; b < w.cols / kQK_K; ++b) {
-      prefetch.step(b);
-      for (int r = 0; r < R; ++r) {
-        const Block& blk = rows[r][b];
-        const __m256i scales = W::scales(blk);
-        const __m512i scales_wide = _mm512_castsi256_si512(scales);
-        __m512i isum[T];
-        __m256i min_sum[T];
+    for (int h = 0; h < 2; ++h) {
+      for (int p = 0; p < 2; ++p) {
+        const __m512i wq = W::runs(blk, h, p);
+        const __m512i sc = spread_scales(scales_wide, 8 * h + 4 * p);
         for (int t = 0; t < T; ++t) {
-          const __m256i bsums =
-              _mm256_loadu_si256(reinterpret_cast<const __m256i*>(xs[t][b].bsums));
-          // Q3_K's +4 on every quant: subtract 4 * sum of scale * bsum.
-          isum[t] = _mm512_zextsi256_si512(
-              _mm256_mullo_epi32(_mm256_madd_epi16(scales, bsums), _mm256_set1_epi32(-W::kOffset)));
-          if constexpr (W::kHasMins) min_sum[t] = _mm256_madd_epi16(W::mins(blk), bsums);
-        }
-        for (int h = 0; h < 2; ++h) {
-          for (int p = 0; p < 2; ++p) {
-            const __m512i wq = W::runs(blk, h, p);
-            const __m512i sc = spread_scales(scales_wide, 8 * h + 4 * p);
-            for (int t = 0; t < T; ++t) {
-              const __m512i xq = _mm512_loadu_si512(xs[t][b].qs + 128 * h + 64 * p);
-              isum[t] = _mm512_dpwssd_epi32(isum[t], _mm512_maddubs_epi16(wq, xq), sc);
-            }
-          }
-        }
-        const float d = f16[blk.d];
-        for (int t = 0; t < T; ++t) {
-          const float dx = xs[t][b].d;
-          acc[r][t] =
-              _mm512_fmadd_ps(_mm512_cvtepi32_ps(isum[t]), _mm512_set1_ps(d * dx), acc[r][t]);
-          if constexpr (W::kHasMins) {
-            const __m512 mins = _mm512_cvtepi32_ps(_mm512_zextsi256_si512(min_sum[t]));
-            acc[r][t] = _mm512_fmadd_ps(mins, _mm512_set1_ps(-f16[blk.dmin] * dx), acc[r][t]);
-          }
+          const __m512i xq = _mm512_loadu_si512(xs[t]->qs + 128 * h + 64 * p);
+          isum[t] = _mm512_dpwssd_epi32(isum[t], _mm512_maddubs_epi16(wq, xq), sc);
         }
       }
     }
+    const float d = f16_[blk.d];
     for (int t = 0; t < T; ++t) {
-      for (int r = 0; r < R; ++r) {
-        y[(t0 + t) * y_stride + r0 + r] = _mm512_reduce_add_ps(acc[r][t]);
+      const float dx = xs[t]->d;
+      acc[t].sum = _mm512_fmadd_ps(_mm512_cvtepi32_ps(isum[t]), _mm512_set1_ps(d * dx), acc[t].sum);
+      if constexpr (W::kHasMins) {
+        const __m512 mins = _mm512_cvtepi32_ps(_mm512_zextsi256_si512(min_sum[t]));
+        acc[t].sum = _mm512_fmadd_ps(mins, _mm512_set1_ps(-f16_[blk.dmin] * dx), acc[t].sum);
       }
     }
   }
 };
 
+constexpr TileEntry kTiles[] = {
+    TileEntry{ElementType::kQ2_K, run_block_tile<LowBitKernel<Q2KWeights>>},
+    TileEntry{ElementType::kQ3_K, run_block_tile<LowBitKernel<Q3KWeights>>},
+};
+
 }  // namespace
 
-void avx512::q2_k_tile(const WeightMatrix& w, const PackedActivations& x, TileRange range, float* y,
-                       int64_t y_stride) {
-  run_tile<LowBitKernel<Q2KWeights>>(w, x, range, y, y_stride);
-}
-
-void avx512::q3_k_tile(const WeightMatrix& w, const PackedActivations& x, TileRange range, float* y,
-                       int64_t y_stride) {
-  run_tile<LowBitKernel<Q3KWeights>>(w, x, range, y, y_stride);
+TileList avx512::k_low_bit_tiles() {
+  return kTiles;
 }
 
 }  // namespace ingot::kernels

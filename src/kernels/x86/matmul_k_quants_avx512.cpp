@@ -15,9 +15,8 @@
 
 #include "kernels/block_formats.h"
 #include "kernels/f16_table.h"
-#include "kernels/shapes/prefetch.h"
-#include "kernels/shapes/tile_loop.h"
 #include "kernels/x86/matmul_kernels_avx512.h"
+#include "kernels/x86/super_block_tile_avx512.h"
 
 namespace ingot::kernels {
 namespace {
@@ -36,11 +35,6 @@ inline __m512i spread_index(int first, int per_group) {
   const int shift = per_group == 16 ? 4 : 3;
   return _mm512_add_epi16(_mm512_srli_epi16(lane, shift),
                           _mm512_set1_epi16(static_cast<short>(first)));
-}
-
-template <class Block>
-const Block* weight_row(const WeightMatrix& w, int64_t r) {
-  return reinterpret_cast<const Block*>(static_cast<const uint8_t*>(w.data) + r * w.row_stride);
 }
 
 // The 64 quants of sub-blocks 2c and 2c+1 of a Q4_K block, as bytes.
@@ -73,172 +67,127 @@ struct Q5KWeights {
 };
 
 template <class W>
-struct Q4KKernel {
-  static constexpr int kRows = 4;
-  static constexpr int kTokens = 4;
-  static constexpr int kDecodeRows = 8;
+struct Q4KKernel : SuperBlockTileAvx512<8> {
+  using Block = typename W::Block;
+  // The activation block, with its 8 sub-block (32-element) sums from
+  // bsums: the mins' term of every row takes them.
+  struct XStep {
+    const BlockQ8_K* block;
+    __m128i sums;
+  };
 
-  template <int R, int T>
-  static void run(const WeightMatrix& w, const PackedActivations& x, int64_t r0, int64_t t0,
-                  float* y, int64_t y_stride) {
-    const float* f16 = f16_table();
-    using Block = typename W::Block;
-    const Block* rows[R];
-    for (int r = 0; r < R; ++r) rows[r] = weight_row<Block>(w, r0 + r);
-    const BlockQ8_K* xs[T];
-    for (int t = 0; t < T; ++t) xs[t] = reinterpret_cast<const BlockQ8_K*>(x.row(t0 + t));
-    __m512 acc[R][T];
-    for (int r = 0; r < R; ++r) {
-      for (int t = 0; t < T; ++t) acc[r][t] = _mm512_setzero_ps();
-    }
-    const TilePrefetch prefetch(rows[0], R, w.row_stride, w.cols / kQK_K, t0, T, x.n_tokens());
-    // Sub-block scales 2c and 2c+1, each over 16 lanes of 16-bit pairs.
-    const __m512i chunk_index[4] = {spread_index(0, 16), spread_index(2, 16), spread_index(4, 16),
-                                    spread_index(6, 16)};
-    for (int64_t b = 0; b < w.cols / kQK_K; ++b) {
-      prefetch.step(b);
-      // Activation side: the 8 sub-block (32-element) sums, from bsums.
-      __m128i xsum[T];
+  XStep activations(const PackedActivations& x, int64_t token, int64_t b) const {
+    const BlockQ8_K* block = activation_block<BlockQ8_K>(x, token, b);
+    const __m128i lo = _mm_loadu_si128(reinterpret_cast<const __m128i*>(block->bsums));
+    const __m128i hi = _mm_loadu_si128(reinterpret_cast<const __m128i*>(block->bsums + 8));
+    return {block, _mm_hadd_epi16(lo, hi)};
+  }
+
+  template <int T>
+  void accumulate(const Block& blk, const XStep (&xs)[T], Acc (&acc)[T]) const {
+    const uint32_t a = load_u32(blk.scales), m = load_u32(blk.scales + 4),
+                   c = load_u32(blk.scales + 8);
+    const uint64_t scales =
+        (a & 0x3f3f3f3fu) | static_cast<uint64_t>((c & 0x0f0f0f0fu) | ((a >> 2) & 0x30303030u))
+                                << 32;
+    const uint64_t mins = (m & 0x3f3f3f3fu) |
+                          static_cast<uint64_t>(((c >> 4) & 0x0f0f0f0fu) | ((m >> 2) & 0x30303030u))
+                              << 32;
+    const __m512i scale_words =
+        _mm512_zextsi128_si512(_mm_cvtepu8_epi16(_mm_cvtsi64_si128(static_cast<int64_t>(scales))));
+    const __m128i min_words = _mm_cvtepu8_epi16(_mm_cvtsi64_si128(static_cast<int64_t>(mins)));
+    __m512i isum[T];
+    for (int t = 0; t < T; ++t) isum[t] = _mm512_setzero_si512();
+    for (int chunk = 0; chunk < 4; ++chunk) {
+      const __m512i wq = W::chunk(blk, chunk);
+      const __m512i sc = _mm512_permutexvar_epi16(chunk_index_[chunk], scale_words);
       for (int t = 0; t < T; ++t) {
-        const __m128i lo = _mm_loadu_si128(reinterpret_cast<const __m128i*>(xs[t][b].bsums));
-        const __m128i hi = _mm_loadu_si128(reinterpret_cast<const __m128i*>(xs[t][b].bsums + 8));
-        xsum[t] = _mm_hadd_epi16(lo, hi);
-      }
-      for (int r = 0; r < R; ++r) {
-        const Block& blk = rows[r][b];
-        const uint32_t a = load_u32(blk.scales), m = load_u32(blk.scales + 4),
-                       c = load_u32(blk.scales + 8);
-        const uint64_t scales =
-            (a & 0x3f3f3f3fu) | static_cast<uint64_t>((c & 0x0f0f0f0fu) | ((a >> 2) & 0x30303030u))
-                                    << 32;
-        const uint64_t mins =
-            (m & 0x3f3f3f3fu) |
-            static_cast<uint64_t>(((c >> 4) & 0x0f0f0f0fu) | ((m >> 2) & 0x30303030u)) << 32;
-        const __m512i scale_words = _mm512_zextsi128_si512(
-            _mm_cvtepu8_epi16(_mm_cvtsi64_si128(static_cast<int64_t>(scales))));
-        const __m128i min_words = _mm_cvtepu8_epi16(_mm_cvtsi64_si128(static_cast<int64_t>(mins)));
-        __m512i isum[T];
-        for (int t = 0; t < T; ++t) isum[t] = _mm512_setzero_si512();
-        for (int chunk = 0; chunk < 4; ++chunk) {
-          const __m512i wq = W::chunk(blk, chunk);
-          const __m512i sc = _mm512_permutexvar_epi16(chunk_index[chunk], scale_words);
-          for (int t = 0; t < T; ++t) {
-            const __m512i xq = _mm512_loadu_si512(xs[t][b].qs + 64 * chunk);
-            isum[t] = _mm512_dpwssd_epi32(isum[t], _mm512_maddubs_epi16(wq, xq), sc);
-          }
-        }
-        const float d = f16[blk.d], dmin = f16[blk.dmin];
-        for (int t = 0; t < T; ++t) {
-          const float dx = xs[t][b].d;
-          const __m512i min_sum = _mm512_zextsi128_si512(_mm_madd_epi16(min_words, xsum[t]));
-          acc[r][t] =
-              _mm512_fmadd_ps(_mm512_cvtepi32_ps(isum[t]), _mm512_set1_ps(d * dx), acc[r][t]);
-          acc[r][t] =
-              _mm512_fmadd_ps(_mm512_cvtepi32_ps(min_sum), _mm512_set1_ps(-dmin * dx), acc[r][t]);
-        }
+        const __m512i xq = _mm512_loadu_si512(xs[t].block->qs + 64 * chunk);
+        isum[t] = _mm512_dpwssd_epi32(isum[t], _mm512_maddubs_epi16(wq, xq), sc);
       }
     }
+    const float d = f16_[blk.d], dmin = f16_[blk.dmin];
     for (int t = 0; t < T; ++t) {
-      for (int r = 0; r < R; ++r) y[(t0 + t) * y_stride + r0 + r] = _mm512_reduce_add_ps(acc[r][t]);
+      const float dx = xs[t].block->d;
+      const __m512i min_sum = _mm512_zextsi128_si512(_mm_madd_epi16(min_words, xs[t].sums));
+      acc[t].sum = _mm512_fmadd_ps(_mm512_cvtepi32_ps(isum[t]), _mm512_set1_ps(d * dx), acc[t].sum);
+      acc[t].sum =
+          _mm512_fmadd_ps(_mm512_cvtepi32_ps(min_sum), _mm512_set1_ps(-dmin * dx), acc[t].sum);
     }
   }
+
+  // Sub-block scales 2c and 2c+1, each over 16 lanes of 16-bit pairs.
+  const __m512i chunk_index_[4] = {spread_index(0, 16), spread_index(2, 16), spread_index(4, 16),
+                                   spread_index(6, 16)};
 };
 
-struct Q6KKernel {
-  static constexpr int kRows = 4;
-  static constexpr int kTokens = 4;
-  static constexpr int kDecodeRows = 8;
+struct Q6KKernel : SuperBlockTileAvx512<8> {
+  using Block = BlockQ6_K;
 
-  template <int R, int T>
-  static void run(const WeightMatrix& w, const PackedActivations& x, int64_t r0, int64_t t0,
-                  float* y, int64_t y_stride) {
-    const float* f16 = f16_table();
-    const BlockQ6_K* rows[R];
-    for (int r = 0; r < R; ++r) rows[r] = weight_row<BlockQ6_K>(w, r0 + r);
-    const BlockQ8_K* xs[T];
-    for (int t = 0; t < T; ++t) xs[t] = reinterpret_cast<const BlockQ8_K*>(x.row(t0 + t));
-    __m512 acc[R][T];
-    for (int r = 0; r < R; ++r) {
-      for (int t = 0; t < T; ++t) acc[r][t] = _mm512_setzero_ps();
+  template <int T>
+  void accumulate(const Block& blk, const XStep (&xs)[T], Acc (&acc)[T]) const {
+    const __m256i scale_words =
+        _mm256_cvtepi8_epi16(_mm_loadu_si128(reinterpret_cast<const __m128i*>(blk.scales)));
+    const __m512i scale_wide = _mm512_castsi256_si512(scale_words);
+    __m512i isum[T];
+    for (int t = 0; t < T; ++t) {
+      // The -32 offset: -32 * sum over sub-blocks of scale * bsum.
+      const __m256i bsums = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(xs[t]->bsums));
+      isum[t] = _mm512_zextsi256_si512(_mm256_slli_epi32(_mm256_madd_epi16(scale_words, bsums), 5));
+      isum[t] = _mm512_sub_epi32(_mm512_setzero_si512(), isum[t]);
     }
-    const TilePrefetch prefetch(rows[0], R, w.row_stride, w.cols / kQK_K, t0, T, x.n_tokens());
-    const __m512i low_nibble = _mm512_set1_epi8(0x0f);
-    const __m512i high_pair = _mm512_set1_epi8(0x30);
-    // Runs 0/1 take qh bit pairs 0/1 (<< 4, << 2); runs 2/3 pairs 2/3 (>> 0, >> 2).
-    const __m512i shift_left = _mm512_inserti64x4(_mm512_set1_epi16(4), _mm256_set1_epi16(2), 1);
-    const __m512i shift_right = _mm512_inserti64x4(_mm512_set1_epi16(0), _mm256_set1_epi16(2), 1);
-    // Sub-block scales 4k..4k+3, each over 8 lanes of 16-bit pairs.
-    const __m512i run_index[4] = {spread_index(0, 8), spread_index(4, 8), spread_index(8, 8),
-                                  spread_index(12, 8)};
-    for (int64_t b = 0; b < w.cols / kQK_K; ++b) {
-      prefetch.step(b);
-      for (int r = 0; r < R; ++r) {
-        const BlockQ6_K& blk = rows[r][b];
-        const __m256i scale_words =
-            _mm256_cvtepi8_epi16(_mm_loadu_si128(reinterpret_cast<const __m128i*>(blk.scales)));
-        const __m512i scale_wide = _mm512_castsi256_si512(scale_words);
-        __m512i isum[T];
-        for (int t = 0; t < T; ++t) {
-          // The -32 offset: -32 * sum over sub-blocks of scale * bsum.
-          const __m256i bsums =
-              _mm256_loadu_si256(reinterpret_cast<const __m256i*>(xs[t][b].bsums));
-          isum[t] =
-              _mm512_zextsi256_si512(_mm256_slli_epi32(_mm256_madd_epi16(scale_words, bsums), 5));
-          isum[t] = _mm512_sub_epi32(_mm512_setzero_si512(), isum[t]);
-        }
-        for (int half = 0; half < 2; ++half) {
-          const __m512i ql = _mm512_loadu_si512(blk.ql + 64 * half);
-          const __m256i qh256 =
-              _mm256_loadu_si256(reinterpret_cast<const __m256i*>(blk.qh + 32 * half));
-          const __m512i qh = _mm512_inserti64x4(_mm512_castsi256_si512(qh256), qh256, 1);
-          const __m512i w01 =
-              _mm512_or_si512(_mm512_and_si512(ql, low_nibble),
-                              _mm512_and_si512(_mm512_sllv_epi16(qh, shift_left), high_pair));
-          const __m512i w23 =
-              _mm512_or_si512(_mm512_and_si512(_mm512_srli_epi16(ql, 4), low_nibble),
-                              _mm512_and_si512(_mm512_srlv_epi16(qh, shift_right), high_pair));
-          const __m512i sc01 = _mm512_permutexvar_epi16(run_index[2 * half], scale_wide);
-          const __m512i sc23 = _mm512_permutexvar_epi16(run_index[2 * half + 1], scale_wide);
-          for (int t = 0; t < T; ++t) {
-            const int8_t* xq = xs[t][b].qs + 128 * half;
-            isum[t] = _mm512_dpwssd_epi32(isum[t],
-                                          _mm512_maddubs_epi16(w01, _mm512_loadu_si512(xq)), sc01);
-            isum[t] = _mm512_dpwssd_epi32(
-                isum[t], _mm512_maddubs_epi16(w23, _mm512_loadu_si512(xq + 64)), sc23);
-          }
-        }
-        const float d = f16[blk.d];
-        for (int t = 0; t < T; ++t) {
-          acc[r][t] = _mm512_fmadd_ps(_mm512_cvtepi32_ps(isum[t]), _mm512_set1_ps(d * xs[t][b].d),
-                                      acc[r][t]);
-        }
+    for (int half = 0; half < 2; ++half) {
+      const __m512i ql = _mm512_loadu_si512(blk.ql + 64 * half);
+      const __m256i qh256 =
+          _mm256_loadu_si256(reinterpret_cast<const __m256i*>(blk.qh + 32 * half));
+      const __m512i qh = _mm512_inserti64x4(_mm512_castsi256_si512(qh256), qh256, 1);
+      const __m512i w01 =
+          _mm512_or_si512(_mm512_and_si512(ql, low_nibble_),
+                          _mm512_and_si512(_mm512_sllv_epi16(qh, shift_left_), high_pair_));
+      const __m512i w23 =
+          _mm512_or_si512(_mm512_and_si512(_mm512_srli_epi16(ql, 4), low_nibble_),
+                          _mm512_and_si512(_mm512_srlv_epi16(qh, shift_right_), high_pair_));
+      const __m512i sc01 = _mm512_permutexvar_epi16(run_index_[2 * half], scale_wide);
+      const __m512i sc23 = _mm512_permutexvar_epi16(run_index_[2 * half + 1], scale_wide);
+      for (int t = 0; t < T; ++t) {
+        const int8_t* xq = xs[t]->qs + 128 * half;
+        isum[t] =
+            _mm512_dpwssd_epi32(isum[t], _mm512_maddubs_epi16(w01, _mm512_loadu_si512(xq)), sc01);
+        isum[t] = _mm512_dpwssd_epi32(isum[t],
+                                      _mm512_maddubs_epi16(w23, _mm512_loadu_si512(xq + 64)), sc23);
       }
     }
+    const float d = f16_[blk.d];
     for (int t = 0; t < T; ++t) {
-      for (int r = 0; r < R; ++r) y[(t0 + t) * y_stride + r0 + r] = _mm512_reduce_add_ps(acc[r][t]);
+      acc[t].sum =
+          _mm512_fmadd_ps(_mm512_cvtepi32_ps(isum[t]), _mm512_set1_ps(d * xs[t]->d), acc[t].sum);
     }
   }
+
+  const __m512i low_nibble_ = _mm512_set1_epi8(0x0f);
+  const __m512i high_pair_ = _mm512_set1_epi8(0x30);
+  // Runs 0/1 take qh bit pairs 0/1 (<< 4, << 2); runs 2/3 pairs 2/3 (>> 0, >> 2).
+  const __m512i shift_left_ = _mm512_inserti64x4(_mm512_set1_epi16(4), _mm256_set1_epi16(2), 1);
+  const __m512i shift_right_ = _mm512_inserti64x4(_mm512_set1_epi16(0), _mm256_set1_epi16(2), 1);
+  // Sub-block scales 4k..4k+3, each over 8 lanes of 16-bit pairs.
+  const __m512i run_index_[4] = {spread_index(0, 8), spread_index(4, 8), spread_index(8, 8),
+                                 spread_index(12, 8)};
+};
+
+constexpr TileEntry kTiles[] = {
+    TileEntry{ElementType::kQ4_K,
+              avx512::interleaved_or_blocks<avx512::q4_k_interleaved_tile,
+                                            run_block_tile<Q4KKernel<Q4KWeights>>>},
+    TileEntry{ElementType::kQ5_K, run_block_tile<Q4KKernel<Q5KWeights>>},
+    TileEntry{
+        ElementType::kQ6_K,
+        avx512::interleaved_or_blocks<avx512::q6_k_interleaved_tile, run_block_tile<Q6KKernel>>},
 };
 
 }  // namespace
 
-void avx512::q4_k_tile(const WeightMatrix& w, const PackedActivations& x, TileRange range, float* y,
-                       int64_t y_stride) {
-  if (w.interleaved != nullptr && x.interleaved_row(0) != nullptr)
-    return avx512::q4_k_interleaved_tile(w, x, range, y, y_stride);
-  run_tile<Q4KKernel<Q4KWeights>>(w, x, range, y, y_stride);
-}
-
-void avx512::q5_k_tile(const WeightMatrix& w, const PackedActivations& x, TileRange range, float* y,
-                       int64_t y_stride) {
-  run_tile<Q4KKernel<Q5KWeights>>(w, x, range, y, y_stride);
-}
-
-void avx512::q6_k_tile(const WeightMatrix& w, const PackedActivations& x, TileRange range, float* y,
-                       int64_t y_stride) {
-  if (w.interleaved != nullptr && x.interleaved_row(0) != nullptr)
-    return avx512::q6_k_interleaved_tile(w, x, range, y, y_stride);
-  run_tile<Q6KKernel>(w, x, range, y, y_stride);
+TileList avx512::k_quant_tiles() {
+  return kTiles;
 }
 
 }  // namespace ingot::kernels

@@ -1,47 +1,22 @@
 #pragma once
-// The AVX2 and AVX-VNNI paths' kernels, one file per family;
-// matmul_avx2.cpp maps element types to them. For the paths' own files
+// The AVX2 and AVX-VNNI paths' kernels, one file per family, each with
+// its list by weight type; matmul_avx2.cpp looks types up in them. For the paths' own files
 // and kernel tables alone.
 
 #include "kernels/dispatch.h"
 #include "kernels/kv_tiles.h"
+#include "kernels/tile_list.h"
 
 namespace ingot::kernels {
 
 namespace avx2 {
 
-void q4_0_tile(const WeightMatrix& w, const PackedActivations& x, TileRange range, float* y,
-               int64_t y_stride);
-void q4_1_tile(const WeightMatrix& w, const PackedActivations& x, TileRange range, float* y,
-               int64_t y_stride);
-void q5_0_tile(const WeightMatrix& w, const PackedActivations& x, TileRange range, float* y,
-               int64_t y_stride);
-void q5_1_tile(const WeightMatrix& w, const PackedActivations& x, TileRange range, float* y,
-               int64_t y_stride);
-void iq4_nl_tile(const WeightMatrix& w, const PackedActivations& x, TileRange range, float* y,
-                 int64_t y_stride);
-void iq4_xs_tile(const WeightMatrix& w, const PackedActivations& x, TileRange range, float* y,
-                 int64_t y_stride);
-void mxfp4_tile(const WeightMatrix& w, const PackedActivations& x, TileRange range, float* y,
-                int64_t y_stride);
-void q8_0_tile(const WeightMatrix& w, const PackedActivations& x, TileRange range, float* y,
-               int64_t y_stride);
-void q2_k_tile(const WeightMatrix& w, const PackedActivations& x, TileRange range, float* y,
-               int64_t y_stride);
-void q3_k_tile(const WeightMatrix& w, const PackedActivations& x, TileRange range, float* y,
-               int64_t y_stride);
-void q5_k_tile(const WeightMatrix& w, const PackedActivations& x, TileRange range, float* y,
-               int64_t y_stride);
-void q4_k_tile(const WeightMatrix& w, const PackedActivations& x, TileRange range, float* y,
-               int64_t y_stride);
-void q6_k_tile(const WeightMatrix& w, const PackedActivations& x, TileRange range, float* y,
-               int64_t y_stride);
-void f16_tile(const WeightMatrix& w, const PackedActivations& x, TileRange range, float* y,
-              int64_t y_stride);
-void bf16_tile(const WeightMatrix& w, const PackedActivations& x, TileRange range, float* y,
-               int64_t y_stride);
-void f32_tile(const WeightMatrix& w, const PackedActivations& x, TileRange range, float* y,
-              int64_t y_stride);
+// Each family's kernels by weight type, in its own file.
+TileList float_tiles();        // matmul_float_avx2.cpp
+TileList q8_0_family_tiles();  // Q4_0, Q4_1, Q5_0, Q5_1, Q8_0, IQ4_NL, MXFP4
+TileList k_quant_tiles();      // Q4_K, Q5_K, Q6_K
+TileList k_low_bit_tiles();    // Q2_K, Q3_K
+TileList iq4_xs_tiles();
 
 // Which kernel serves which type (matmul_avx2.cpp); nullptr: none.
 TileKernel tile_kernel(ElementType weight_type);

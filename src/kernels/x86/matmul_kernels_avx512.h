@@ -1,30 +1,22 @@
 #pragma once
-// The AVX-512 path's kernels, one file per family; matmul_avx512.cpp maps
-// element types to them.
+// The AVX-512 path's kernels, one file per family, each with its list by
+// weight type; matmul_avx512.cpp looks types up in them.
 
 #include "kernels/dispatch.h"
 #include "kernels/kv_tiles.h"
+#include "kernels/tile_list.h"
 
 namespace ingot::kernels {
 
 namespace avx512 {
 
-void q4_0_tile(const WeightMatrix& w, const PackedActivations& x, TileRange range, float* y,
-               int64_t y_stride);
-void q4_1_tile(const WeightMatrix& w, const PackedActivations& x, TileRange range, float* y,
-               int64_t y_stride);
-void q5_1_tile(const WeightMatrix& w, const PackedActivations& x, TileRange range, float* y,
-               int64_t y_stride);
-void iq4_nl_tile(const WeightMatrix& w, const PackedActivations& x, TileRange range, float* y,
-                 int64_t y_stride);
-void iq4_xs_tile(const WeightMatrix& w, const PackedActivations& x, TileRange range, float* y,
-                 int64_t y_stride);
-void mxfp4_tile(const WeightMatrix& w, const PackedActivations& x, TileRange range, float* y,
-                int64_t y_stride);
-void q5_0_tile(const WeightMatrix& w, const PackedActivations& x, TileRange range, float* y,
-               int64_t y_stride);
-void q8_0_tile(const WeightMatrix& w, const PackedActivations& x, TileRange range, float* y,
-               int64_t y_stride);
+// Each family's kernels by weight type, in its own file.
+TileList float_tiles();        // matmul_float_avx512.cpp
+TileList q8_0_family_tiles();  // Q4_0, Q4_1, Q5_0, Q5_1, Q8_0, IQ4_NL, MXFP4
+TileList k_quant_tiles();      // Q4_K, Q5_K, Q6_K
+TileList k_low_bit_tiles();    // Q2_K, Q3_K
+TileList iq4_xs_tiles();
+
 // The same products over interleaved weights and activations (w.interleaved
 // and x.interleaved_row non-null).
 void q4_0_interleaved_tile(const WeightMatrix& w, const PackedActivations& x, TileRange range,
@@ -41,22 +33,6 @@ void q4_k_interleaved_tile(const WeightMatrix& w, const PackedActivations& x, Ti
                            float* y, int64_t y_stride);
 void q6_k_interleaved_tile(const WeightMatrix& w, const PackedActivations& x, TileRange range,
                            float* y, int64_t y_stride);
-void q2_k_tile(const WeightMatrix& w, const PackedActivations& x, TileRange range, float* y,
-               int64_t y_stride);
-void q3_k_tile(const WeightMatrix& w, const PackedActivations& x, TileRange range, float* y,
-               int64_t y_stride);
-void q4_k_tile(const WeightMatrix& w, const PackedActivations& x, TileRange range, float* y,
-               int64_t y_stride);
-void q5_k_tile(const WeightMatrix& w, const PackedActivations& x, TileRange range, float* y,
-               int64_t y_stride);
-void q6_k_tile(const WeightMatrix& w, const PackedActivations& x, TileRange range, float* y,
-               int64_t y_stride);
-void f16_tile(const WeightMatrix& w, const PackedActivations& x, TileRange range, float* y,
-              int64_t y_stride);
-void bf16_tile(const WeightMatrix& w, const PackedActivations& x, TileRange range, float* y,
-               int64_t y_stride);
-void f32_tile(const WeightMatrix& w, const PackedActivations& x, TileRange range, float* y,
-              int64_t y_stride);
 
 // Which kernel serves which type (matmul_avx512.cpp); nullptr: none.
 TileKernel tile_kernel(ElementType weight_type);
@@ -73,6 +49,16 @@ void interleave_activation_row(ElementType packed_type, const void* row, int64_t
 // without one here.
 WidenKeysFn widen_keys_fn(ElementType type);
 WidenValuesFn widen_values_fn(ElementType type);
+
+// The interleaved kernel where the weights and the activations both have
+// an interleaved copy, the block kernel otherwise.
+template <TileKernel kInterleaved, TileKernel kBlocks>
+void interleaved_or_blocks(const WeightMatrix& w, const PackedActivations& x, TileRange range,
+                           float* y, int64_t y_stride) {
+  if (w.interleaved != nullptr && x.interleaved_row(0) != nullptr)
+    return kInterleaved(w, x, range, y, y_stride);
+  kBlocks(w, x, range, y, y_stride);
+}
 
 }  // namespace avx512
 

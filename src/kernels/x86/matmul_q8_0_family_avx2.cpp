@@ -11,8 +11,7 @@
 
 #include "kernels/block_formats.h"
 #include "kernels/f16_table.h"
-#include "kernels/shapes/prefetch.h"
-#include "kernels/shapes/tile_loop.h"
+#include "kernels/shapes/block_tile_shape.h"
 #include "kernels/x86/horizontal_reduce_avx2.h"
 #include "kernels/x86/matmul_kernels_avx2.h"
 
@@ -143,94 +142,63 @@ struct MXFP4Dot {
 
 template <class D>
 struct Q8FamilyAvx2 {
+  using Block = typename D::Block;
+  using XBlock = typename D::XBlock;
+  static constexpr int kBlockElems = kQK;
   static constexpr int kRows = 4;
   static constexpr int kTokens = 4;
   static constexpr int kDecodeRows = 4;
 
-  template <int R, int T>
-  static void run(const WeightMatrix& w, const PackedActivations& x, int64_t r0, int64_t t0,
-                  float* y, int64_t y_stride) {
-    const float* f16 = f16_table();
-    const typename D::Block* rows[R];
-    for (int r = 0; r < R; ++r) {
-      rows[r] = reinterpret_cast<const typename D::Block*>(static_cast<const uint8_t*>(w.data) +
-                                                           (r0 + r) * w.row_stride);
-    }
-    using XBlock = typename D::XBlock;
-    const XBlock* xs[T];
-    const int16_t* sums[T];
+  // One token's activation block: its quants loaded, its scale and the
+  // sum of its quants (for the offset types).
+  struct XStep {
+    const XBlock* block;
+    __m256i q;
+    float d;
+    int sum;
+  };
+  // The min's term (Q4_1, Q5_1) is summed apart in float, as the scalar
+  // reference does.
+  struct Acc {
+    __m256 sum = _mm256_setzero_ps();
+    float mins = 0;
+  };
+  static float total(const Acc& acc) { return horizontal_sum(acc.sum) + acc.mins; }
+
+  XStep activations(const PackedActivations& x, int64_t token, int64_t b) const {
+    const XBlock* block = activation_block<XBlock>(x, token, b);
+    return {block, load32(block->qs), f16_[block->d], x.block_sums(token)[b]};
+  }
+
+  template <int T>
+  void accumulate(const Block& blk, const XStep (&xs)[T], Acc (&acc)[T]) const {
+    const __m256i wq = D::prepare(blk);
+    const float dw = D::scale(f16_, blk);
     for (int t = 0; t < T; ++t) {
-      xs[t] = reinterpret_cast<const XBlock*>(x.row(t0 + t));
-      sums[t] = x.block_sums(t0 + t);
-    }
-    float min_acc[R][T] = {};
-    __m256 acc[R][T];
-    for (int r = 0; r < R; ++r) {
-      for (int t = 0; t < T; ++t) acc[r][t] = _mm256_setzero_ps();
-    }
-    const TilePrefetch prefetch(rows[0], R, w.row_stride, w.cols / kQK, t0, T, x.n_tokens());
-    for (int64_t b = 0; b < w.cols / kQK; ++b) {
-      prefetch.step(b);
-      __m256i xq[T];
-      float dx[T];
-      for (int t = 0; t < T; ++t) {
-        xq[t] = load32(xs[t][b].qs);
-        dx[t] = f16[xs[t][b].d];
-      }
-      for (int r = 0; r < R; ++r) {
-        const __m256i wq = D::prepare(rows[r][b]);
-        const float dw = D::scale(f16, rows[r][b]);
-        for (int t = 0; t < T; ++t) {
-          const __m256i dot = D::dot(wq, xq[t], sums[t][b]);
-          acc[r][t] =
-              _mm256_fmadd_ps(_mm256_cvtepi32_ps(dot), _mm256_set1_ps(dw * dx[t]), acc[r][t]);
-          if constexpr (D::kHasMin) min_acc[r][t] += f16[rows[r][b].m] * f16[xs[t][b].s];
-        }
-      }
-    }
-    for (int t = 0; t < T; ++t) {
-      for (int r = 0; r < R; ++r) {
-        y[(t0 + t) * y_stride + r0 + r] = horizontal_sum(acc[r][t]) + min_acc[r][t];
-      }
+      const __m256i dot = D::dot(wq, xs[t].q, xs[t].sum);
+      acc[t].sum =
+          _mm256_fmadd_ps(_mm256_cvtepi32_ps(dot), _mm256_set1_ps(dw * xs[t].d), acc[t].sum);
+      if constexpr (D::kHasMin) acc[t].mins += f16_[blk.m] * f16_[xs[t].block->s];
     }
   }
+
+  const float* f16_ = f16_table();
+};
+
+constexpr TileEntry kTiles[] = {
+    TileEntry{ElementType::kQ4_0, run_block_tile<Q8FamilyAvx2<Q4_0Dot>>},
+    TileEntry{ElementType::kQ4_1, run_block_tile<Q8FamilyAvx2<Q4_1Dot>>},
+    TileEntry{ElementType::kQ5_0, run_block_tile<Q8FamilyAvx2<Q5_0Dot>>},
+    TileEntry{ElementType::kQ5_1, run_block_tile<Q8FamilyAvx2<Q5_1Dot>>},
+    TileEntry{ElementType::kIQ4_NL, run_block_tile<Q8FamilyAvx2<IQ4_NLDot>>},
+    TileEntry{ElementType::kMXFP4, run_block_tile<Q8FamilyAvx2<MXFP4Dot>>},
+    TileEntry{ElementType::kQ8_0, run_block_tile<Q8FamilyAvx2<Q8_0Dot>>},
 };
 
 }  // namespace
 
-void avx2::q4_0_tile(const WeightMatrix& w, const PackedActivations& x, TileRange range, float* y,
-                     int64_t y_stride) {
-  run_tile<Q8FamilyAvx2<Q4_0Dot>>(w, x, range, y, y_stride);
-}
-
-void avx2::q4_1_tile(const WeightMatrix& w, const PackedActivations& x, TileRange range, float* y,
-                     int64_t y_stride) {
-  run_tile<Q8FamilyAvx2<Q4_1Dot>>(w, x, range, y, y_stride);
-}
-
-void avx2::q5_0_tile(const WeightMatrix& w, const PackedActivations& x, TileRange range, float* y,
-                     int64_t y_stride) {
-  run_tile<Q8FamilyAvx2<Q5_0Dot>>(w, x, range, y, y_stride);
-}
-
-void avx2::q5_1_tile(const WeightMatrix& w, const PackedActivations& x, TileRange range, float* y,
-                     int64_t y_stride) {
-  run_tile<Q8FamilyAvx2<Q5_1Dot>>(w, x, range, y, y_stride);
-}
-
-void avx2::iq4_nl_tile(const WeightMatrix& w, const PackedActivations& x, TileRange range, float* y,
-                       int64_t y_stride) {
-  run_tile<Q8FamilyAvx2<IQ4_NLDot>>(w, x, range, y, y_stride);
-}
-
-void avx2::mxfp4_tile(const WeightMatrix& w, const PackedActivations& x, TileRange range, float* y,
-                      int64_t y_stride) {
-  run_tile<Q8FamilyAvx2<MXFP4Dot>>(w, x, range, y, y_stride);
-}
-
-void avx2::q8_0_tile(const WeightMatrix& w, const PackedActivations& x, TileRange range, float* y,
-                     int64_t y_stride) {
-  run_tile<Q8FamilyAvx2<Q8_0Dot>>(w, x, range, y, y_stride);
+TileList avx2::q8_0_family_tiles() {
+  return kTiles;
 }
 
 }  // namespace ingot::kernels

@@ -290,49 +290,25 @@ struct Q8Family {
   }
 };
 
+constexpr TileEntry kTiles[] = {
+    TileEntry{ElementType::kQ4_0, avx512::interleaved_or_blocks<avx512::q4_0_interleaved_tile,
+                                                                run_tile<Q8Family<Q4_0Weights>>>},
+    TileEntry{ElementType::kQ5_0, run_tile<Q8Family<Q5_0Weights>>},
+    TileEntry{ElementType::kQ4_1, run_tile<Q8Family<Q4_1Weights>>},
+    TileEntry{ElementType::kQ5_1, run_tile<Q8Family<Q5_1Weights>>},
+    TileEntry{ElementType::kIQ4_NL,
+              avx512::interleaved_or_blocks<avx512::iq4_nl_interleaved_tile,
+                                            run_tile<Q8Family<IQ4_NLWeights>>>},
+    TileEntry{ElementType::kMXFP4, avx512::interleaved_or_blocks<avx512::mxfp4_interleaved_tile,
+                                                                 run_tile<Q8Family<MXFP4Weights>>>},
+    TileEntry{ElementType::kQ8_0, avx512::interleaved_or_blocks<avx512::q8_0_interleaved_tile,
+                                                                run_tile<Q8Family<Q8_0Weights>>>},
+};
+
 }  // namespace
 
-void avx512::q4_0_tile(const WeightMatrix& w, const PackedActivations& x, TileRange range, float* y,
-                       int64_t y_stride) {
-  if (w.interleaved != nullptr && x.interleaved_row(0) != nullptr)
-    return avx512::q4_0_interleaved_tile(w, x, range, y, y_stride);
-  run_tile<Q8Family<Q4_0Weights>>(w, x, range, y, y_stride);
-}
-
-void avx512::q5_0_tile(const WeightMatrix& w, const PackedActivations& x, TileRange range, float* y,
-                       int64_t y_stride) {
-  run_tile<Q8Family<Q5_0Weights>>(w, x, range, y, y_stride);
-}
-
-void avx512::q4_1_tile(const WeightMatrix& w, const PackedActivations& x, TileRange range, float* y,
-                       int64_t y_stride) {
-  run_tile<Q8Family<Q4_1Weights>>(w, x, range, y, y_stride);
-}
-
-void avx512::q5_1_tile(const WeightMatrix& w, const PackedActivations& x, TileRange range, float* y,
-                       int64_t y_stride) {
-  run_tile<Q8Family<Q5_1Weights>>(w, x, range, y, y_stride);
-}
-
-void avx512::iq4_nl_tile(const WeightMatrix& w, const PackedActivations& x, TileRange range,
-                         float* y, int64_t y_stride) {
-  if (w.interleaved != nullptr && x.interleaved_row(0) != nullptr)
-    return avx512::iq4_nl_interleaved_tile(w, x, range, y, y_stride);
-  run_tile<Q8Family<IQ4_NLWeights>>(w, x, range, y, y_stride);
-}
-
-void avx512::mxfp4_tile(const WeightMatrix& w, const PackedActivations& x, TileRange range,
-                        float* y, int64_t y_stride) {
-  if (w.interleaved != nullptr && x.interleaved_row(0) != nullptr)
-    return avx512::mxfp4_interleaved_tile(w, x, range, y, y_stride);
-  run_tile<Q8Family<MXFP4Weights>>(w, x, range, y, y_stride);
-}
-
-void avx512::q8_0_tile(const WeightMatrix& w, const PackedActivations& x, TileRange range, float* y,
-                       int64_t y_stride) {
-  if (w.interleaved != nullptr && x.interleaved_row(0) != nullptr)
-    return avx512::q8_0_interleaved_tile(w, x, range, y, y_stride);
-  run_tile<Q8Family<Q8_0Weights>>(w, x, range, y, y_stride);
+TileList avx512::q8_0_family_tiles() {
+  return kTiles;
 }
 
 }  // namespace ingot::kernels
