@@ -94,4 +94,19 @@ void set_isa_override(std::optional<Isa> isa) {
   forced.store(isa ? kernel_table(*isa) : nullptr, std::memory_order_relaxed);
 }
 
+void add_path_lookups(KernelTable& t, const PathLookups& path) {
+  for (uint32_t id = 0; id < KernelTable::kTypeSlots; ++id) {
+    const std::optional<ElementType> type = element_type_from_id(id);
+    if (!type) continue;
+    if (TileKernel k = path.tile ? path.tile(*type) : nullptr) t.tiles[id] = k;
+    if (PackRowFn p = path.pack_row ? path.pack_row(*type) : nullptr) t.packers[id] = p;
+    if (WidenKeysFn w = path.widen_keys ? path.widen_keys(*type) : nullptr) {
+      t.key_wideners[id] = w;
+    }
+    if (WidenValuesFn w = path.widen_values ? path.widen_values(*type) : nullptr) {
+      t.value_wideners[id] = w;
+    }
+  }
+}
+
 }  // namespace ingot::kernels

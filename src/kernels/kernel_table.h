@@ -93,6 +93,18 @@ const KernelTable& active_kernels();
 // The table of `isa`, or nullptr when this CPU cannot run it.
 const KernelTable* kernel_table(Isa isa);
 
+// What a path has by type, each lookup nullptr where it has nothing, and
+// each answering nullptr for a type it has nothing for.
+struct PathLookups {
+  TileKernel (*tile)(ElementType weight_type) = nullptr;
+  PackRowFn (*pack_row)(ElementType packed_type) = nullptr;
+  WidenKeysFn (*widen_keys)(ElementType kv_type) = nullptr;
+  WidenValuesFn (*widen_values)(ElementType kv_type) = nullptr;
+};
+
+// Sets, for every type, what `path` has over what the paths before it set.
+void add_path_lookups(KernelTable& table, const PathLookups& path);
+
 // What each path adds over the simpler ones; one per kernel_table_<isa>.cpp.
 void add_scalar_kernels(KernelTable& table);
 void add_avx2_kernels(KernelTable& table);

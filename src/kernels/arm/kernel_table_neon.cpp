@@ -14,18 +14,15 @@ void add_neon_kernels(KernelTable& t) {
                          : cpu.dotprod ? dotprod::q8_0_family_tile
                                        : neon::q8_0_family_tile;
   const auto k_quants = cpu.dotprod ? dotprod::k_quants_tile : neon::k_quants_tile;
+  add_path_lookups(t, {nullptr, neon::pack_row, neon::widen_keys_fn, neon::widen_values_fn});
   for (uint32_t id = 0; id < KernelTable::kTypeSlots; ++id) {
     const std::optional<ElementType> type = element_type_from_id(id);
     if (!type) continue;
     if (TileKernel k = q8_family(*type)) t.tiles[id] = k;
     if (TileKernel k = k_quants(*type)) t.tiles[id] = k;
-    if (PackRowFn p = neon::pack_row(*type)) t.packers[id] = p;
-    if (WidenKeysFn w = neon::widen_keys_fn(*type)) t.key_wideners[id] = w;
-    if (WidenValuesFn w = neon::widen_values_fn(*type)) t.value_wideners[id] = w;
   }
-  t.tiles[KernelTable::slot(ElementType::kF16)] = neon::f16_tile;
-  t.tiles[KernelTable::slot(ElementType::kBF16)] = neon::bf16_tile;
-  t.tiles[KernelTable::slot(ElementType::kF32)] = neon::f32_tile;
+  for (const TileEntry& entry : neon::float_tiles())
+    t.tiles[KernelTable::slot(entry.type)] = entry.kernel;
   add_row_ops<neon::Floats>(t);
 }
 

@@ -4,6 +4,7 @@
 
 #include "kernels/dispatch.h"
 #include "kernels/kv_tiles.h"
+#include "kernels/path_lists.h"
 
 namespace ingot::kernels {
 
@@ -17,12 +18,8 @@ TileKernel q8_0_family_tile(ElementType weight_type);
 // or nullptr for another type, with widening multiplies.
 TileKernel k_quants_tile(ElementType weight_type);
 
-void f16_tile(const WeightMatrix& w, const PackedActivations& x, TileRange range, float* y,
-              int64_t y_stride);
-void bf16_tile(const WeightMatrix& w, const PackedActivations& x, TileRange range, float* y,
-               int64_t y_stride);
-void f32_tile(const WeightMatrix& w, const PackedActivations& x, TileRange range, float* y,
-              int64_t y_stride);
+// The float types' kernels (matmul_float_neon.cpp).
+TileList float_tiles();
 
 // The activation packers (Q8_0, Q8_1, Q8_K, F16), bit-identical to the
 // scalar ones, or nullptr for another packed type.

@@ -11,6 +11,7 @@
 #include "kernels/block_formats.h"
 #include "kernels/half.h"
 #include "kernels/pack_q8_rows.h"
+#include "kernels/path_lists.h"
 
 namespace ingot::kernels {
 namespace {
@@ -87,18 +88,7 @@ void neon::pack_f16(const float* x, void* dst, int64_t n) {
 }
 
 PackRowFn neon::pack_row(ElementType packed) {
-  switch (packed) {
-    case ElementType::kQ8_0:
-      return neon::pack_q8_0;
-    case ElementType::kQ8_1:
-      return neon::pack_q8_1;
-    case ElementType::kQ8_K:
-      return neon::pack_q8_k;
-    case ElementType::kF16:
-      return neon::pack_f16;
-    default:
-      return nullptr;
-  }
+  return Packers{pack_q8_0, pack_q8_1, pack_q8_k, pack_f16}.for_type(packed);
 }
 
 }  // namespace ingot::kernels

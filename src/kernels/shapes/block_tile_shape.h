@@ -24,7 +24,9 @@
 
 #include <cstdint>
 
+#include "kernels/block_formats.h"
 #include "kernels/dispatch.h"
+#include "kernels/f16_table.h"
 #include "kernels/shapes/prefetch.h"
 #include "kernels/shapes/tile_loop.h"
 
@@ -69,6 +71,28 @@ template <class XBlock>
 inline const XBlock* activation_block(const PackedActivations& x, int64_t token, int64_t b) {
   return reinterpret_cast<const XBlock*>(x.row(token)) + b;
 }
+
+// The micro-tile of the kernels over 256-element super-blocks (the
+// K-quants and IQ4_XS) against Q8_K activations read in place: 4 rows x
+// Tokens, DecodeRows rows in decode. FloatSum is the path's accumulator,
+// a float vector `sum` with its total().
+template <class FloatSum, int Tokens, int DecodeRows>
+struct SuperBlockTile {
+  using XStep = const BlockQ8_K*;
+  using Acc = FloatSum;
+  static constexpr int kBlockElems = kQK_K;
+  static constexpr int kRows = 4;
+  static constexpr int kTokens = Tokens;
+  static constexpr int kDecodeRows = DecodeRows;
+
+  static float total(const Acc& acc) { return acc.total(); }
+
+  XStep activations(const PackedActivations& x, int64_t token, int64_t b) const {
+    return activation_block<BlockQ8_K>(x, token, b);
+  }
+
+  const float* f16_ = f16_table();
+};
 
 template <class K>
 void run_block_tile(const WeightMatrix& w, const PackedActivations& x, TileRange range, float* y,

@@ -13,6 +13,7 @@
 
 #include "kernels/matmul.h"
 #include "kernels/packed_activations.h"
+#include "kernels/path_lists.h"
 #include "kernels/shapes/prefetch.h"
 #include "kernels/shapes/tile_loop.h"
 
@@ -90,20 +91,22 @@ struct FloatTileKernel {
   }
 };
 
+// A path's micro-tile for the float kernels (see tile_loop.h).
+template <int Rows, int Tokens, int DecodeRows>
+struct FloatTileSize {
+  static constexpr int kRows = Rows;
+  static constexpr int kTokens = Tokens;
+  static constexpr int kDecodeRows = DecodeRows;
+};
+
+// The F32, F16 and BF16 kernels of one path, by weight type.
 template <class V, class Tiles>
 struct FloatTiles {
-  static void f16(const WeightMatrix& w, const PackedActivations& x, TileRange range, float* y,
-                  int64_t y_stride) {
-    run_tile<FloatTileKernel<V, F16Lanes<V>, Tiles>>(w, x, range, y, y_stride);
-  }
-  static void bf16(const WeightMatrix& w, const PackedActivations& x, TileRange range, float* y,
-                   int64_t y_stride) {
-    run_tile<FloatTileKernel<V, BF16Lanes<V>, Tiles>>(w, x, range, y, y_stride);
-  }
-  static void f32(const WeightMatrix& w, const PackedActivations& x, TileRange range, float* y,
-                  int64_t y_stride) {
-    run_tile<FloatTileKernel<V, F32Lanes<V>, Tiles>>(w, x, range, y, y_stride);
-  }
+  static constexpr TileEntry kList[] = {
+      {ElementType::kF32, run_tile<FloatTileKernel<V, F32Lanes<V>, Tiles>>},
+      {ElementType::kF16, run_tile<FloatTileKernel<V, F16Lanes<V>, Tiles>>},
+      {ElementType::kBF16, run_tile<FloatTileKernel<V, BF16Lanes<V>, Tiles>>},
+  };
 };
 
 }  // namespace

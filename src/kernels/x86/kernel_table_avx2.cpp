@@ -9,13 +9,11 @@
 namespace ingot::kernels {
 
 void add_avx2_kernels(KernelTable& t) {
+  add_path_lookups(t,
+                   {avx2::tile_kernel, avx2::pack_row, avx2::widen_keys_fn, avx2::widen_values_fn});
   for (uint32_t id = 0; id < KernelTable::kTypeSlots; ++id) {
     const std::optional<ElementType> type = element_type_from_id(id);
     if (!type) continue;
-    if (TileKernel k = avx2::tile_kernel(*type)) t.tiles[id] = k;
-    if (PackRowFn p = avx2::pack_row(*type)) t.packers[id] = p;
-    if (WidenKeysFn w = avx2::widen_keys_fn(*type)) t.key_wideners[id] = w;
-    if (WidenValuesFn w = avx2::widen_values_fn(*type)) t.value_wideners[id] = w;
     if (TileKernel k = avx2::interleaved_tile_kernel(*type)) {
       t.tiles[id] = k;
       // Q8_0's kernel here (magnitudes against signed activations, one

@@ -16,13 +16,11 @@
 namespace ingot::kernels {
 
 void add_avx512_kernels(KernelTable& t) {
+  add_path_lookups(
+      t, {avx512::tile_kernel, avx512::pack_row, avx512::widen_keys_fn, avx512::widen_values_fn});
   for (uint32_t id = 0; id < KernelTable::kTypeSlots; ++id) {
     const std::optional<ElementType> type = element_type_from_id(id);
     if (!type) continue;
-    if (TileKernel k = avx512::tile_kernel(*type)) t.tiles[id] = k;
-    if (PackRowFn p = avx512::pack_row(*type)) t.packers[id] = p;
-    if (WidenKeysFn w = avx512::widen_keys_fn(*type)) t.key_wideners[id] = w;
-    if (WidenValuesFn w = avx512::widen_values_fn(*type)) t.value_wideners[id] = w;
     t.interleaving[id] = can_interleave(*type) ? KernelTable::Interleaving::kEveryMatrix
                                                : KernelTable::Interleaving::kNone;
   }

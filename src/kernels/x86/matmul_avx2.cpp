@@ -11,18 +11,7 @@ TileKernel avx2::tile_kernel(ElementType type) {
 }
 
 PackRowFn avx2::pack_row(ElementType packed) {
-  switch (packed) {
-    case ElementType::kQ8_0:
-      return avx2::pack_q8_0;
-    case ElementType::kQ8_1:
-      return avx2::pack_q8_1;
-    case ElementType::kQ8_K:
-      return avx2::pack_q8_k;
-    case ElementType::kF16:
-      return avx2::pack_f16;
-    default:
-      return nullptr;
-  }
+  return Packers{pack_q8_0, pack_q8_1, pack_q8_k, pack_f16}.for_type(packed);
 }
 
 }  // namespace ingot::kernels

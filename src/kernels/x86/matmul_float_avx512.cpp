@@ -8,25 +8,9 @@
 #include "kernels/x86/ops_vector_math_avx512.h"
 
 namespace ingot::kernels {
-namespace {
-
-struct Tiles {
-  static constexpr int kRows = 4;
-  static constexpr int kTokens = 4;
-  static constexpr int kDecodeRows = 8;
-};
-using Kernels = FloatTiles<avx512::Floats, Tiles>;
-
-constexpr TileEntry kTiles[] = {
-    TileEntry{ElementType::kF32, Kernels::f32},
-    TileEntry{ElementType::kF16, Kernels::f16},
-    TileEntry{ElementType::kBF16, Kernels::bf16},
-};
-
-}  // namespace
 
 TileList avx512::float_tiles() {
-  return kTiles;
+  return FloatTiles<avx512::Floats, FloatTileSize<4, 4, 8>>::kList;
 }
 
 }  // namespace ingot::kernels

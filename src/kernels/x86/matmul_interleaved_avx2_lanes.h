@@ -122,5 +122,17 @@ void interleaved_or_blocks(const WeightMatrix& w, const PackedActivations& x, Ti
   avx2::tile_kernel(kType)(w, x, range, y, y_stride);
 }
 
+// Every interleaved type's kernel over Lanes, by weight type.
+template <class Lanes>
+constexpr TileEntry kInterleavedTiles[] = {
+    {ElementType::kQ4_0, interleaved_or_blocks<Lanes, Q4_0Groups, ElementType::kQ4_0>},
+    {ElementType::kIQ4_NL, interleaved_or_blocks<Lanes, IQ4_NLGroups, ElementType::kIQ4_NL>},
+    {ElementType::kIQ4_XS, interleaved_or_blocks<Lanes, IQ4XSGroups, ElementType::kIQ4_XS>},
+    {ElementType::kMXFP4, interleaved_or_blocks<Lanes, MXFP4Groups, ElementType::kMXFP4>},
+    {ElementType::kQ8_0, interleaved_or_blocks<Lanes, Q8_0Groups, ElementType::kQ8_0>},
+    {ElementType::kQ4_K, interleaved_or_blocks<Lanes, Q4KGroups, ElementType::kQ4_K>},
+    {ElementType::kQ6_K, interleaved_or_blocks<Lanes, Q6KGroups, ElementType::kQ6_K>},
+};
+
 }  // namespace
 }  // namespace ingot::kernels

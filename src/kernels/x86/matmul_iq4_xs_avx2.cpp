@@ -64,13 +64,12 @@ struct IQ4XSAvx2 : SuperBlockTileAvx2 {
   const __m256i nibble_ = _mm256_set1_epi8(0x0f);
 };
 
-constexpr TileEntry kTiles[] = {
-    TileEntry{ElementType::kIQ4_XS, run_block_tile<IQ4XSAvx2>},
-};
-
 }  // namespace
 
 TileList avx2::iq4_xs_tiles() {
+  static constexpr TileEntry kTiles[] = {
+      TileEntry{ElementType::kIQ4_XS, run_block_tile<IQ4XSAvx2>},
+  };
   return kTiles;
 }
 

@@ -79,14 +79,13 @@ struct IQ4XSKernel : SuperBlockTileAvx512<8> {
                                    chunk_scale_index(3)};
 };
 
-constexpr TileEntry kTiles[] = {
-    TileEntry{ElementType::kIQ4_XS, avx512::interleaved_or_blocks<avx512::iq4_xs_interleaved_tile,
-                                                                  run_block_tile<IQ4XSKernel>>},
-};
-
 }  // namespace
 
 TileList avx512::iq4_xs_tiles() {
+  static constexpr TileEntry kTiles[] = {
+      TileEntry{ElementType::kIQ4_XS, avx512::interleaved_or_blocks<avx512::iq4_xs_interleaved_tile,
+                                                                    run_block_tile<IQ4XSKernel>>},
+  };
   return kTiles;
 }
 

@@ -105,14 +105,13 @@ struct LowBitAvx2 : SuperBlockTileAvx2 {
   }
 };
 
-constexpr TileEntry kTiles[] = {
-    TileEntry{ElementType::kQ2_K, run_block_tile<LowBitAvx2<Q2KWeights>>},
-    TileEntry{ElementType::kQ3_K, run_block_tile<LowBitAvx2<Q3KWeights>>},
-};
-
 }  // namespace
 
 TileList avx2::k_low_bit_tiles() {
+  static constexpr TileEntry kTiles[] = {
+      TileEntry{ElementType::kQ2_K, run_block_tile<LowBitAvx2<Q2KWeights>>},
+      TileEntry{ElementType::kQ3_K, run_block_tile<LowBitAvx2<Q3KWeights>>},
+  };
   return kTiles;
 }
 

@@ -105,14 +105,13 @@ struct LowBitKernel : SuperBlockTileAvx512<4> {
   }
 };
 
-constexpr TileEntry kTiles[] = {
-    TileEntry{ElementType::kQ2_K, run_block_tile<LowBitKernel<Q2KWeights>>},
-    TileEntry{ElementType::kQ3_K, run_block_tile<LowBitKernel<Q3KWeights>>},
-};
-
 }  // namespace
 
 TileList avx512::k_low_bit_tiles() {
+  static constexpr TileEntry kTiles[] = {
+      TileEntry{ElementType::kQ2_K, run_block_tile<LowBitKernel<Q2KWeights>>},
+      TileEntry{ElementType::kQ3_K, run_block_tile<LowBitKernel<Q3KWeights>>},
+  };
   return kTiles;
 }
 

@@ -154,15 +154,14 @@ struct Q6KAvx2 : SuperBlockTileAvx2 {
   const __m256i high_pair_ = _mm256_set1_epi8(0x30);
 };
 
-constexpr TileEntry kTiles[] = {
-    TileEntry{ElementType::kQ4_K, run_block_tile<Q4KAvx2<Q4KRuns>>},
-    TileEntry{ElementType::kQ5_K, run_block_tile<Q4KAvx2<Q5KRuns>>},
-    TileEntry{ElementType::kQ6_K, run_block_tile<Q6KAvx2>},
-};
-
 }  // namespace
 
 TileList avx2::k_quant_tiles() {
+  static constexpr TileEntry kTiles[] = {
+      TileEntry{ElementType::kQ4_K, run_block_tile<Q4KAvx2<Q4KRuns>>},
+      TileEntry{ElementType::kQ5_K, run_block_tile<Q4KAvx2<Q5KRuns>>},
+      TileEntry{ElementType::kQ6_K, run_block_tile<Q6KAvx2>},
+  };
   return kTiles;
 }
 

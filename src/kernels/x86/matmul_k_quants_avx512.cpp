@@ -174,19 +174,18 @@ struct Q6KKernel : SuperBlockTileAvx512<8> {
                                  spread_index(12, 8)};
 };
 
-constexpr TileEntry kTiles[] = {
-    TileEntry{ElementType::kQ4_K,
-              avx512::interleaved_or_blocks<avx512::q4_k_interleaved_tile,
-                                            run_block_tile<Q4KKernel<Q4KWeights>>>},
-    TileEntry{ElementType::kQ5_K, run_block_tile<Q4KKernel<Q5KWeights>>},
-    TileEntry{
-        ElementType::kQ6_K,
-        avx512::interleaved_or_blocks<avx512::q6_k_interleaved_tile, run_block_tile<Q6KKernel>>},
-};
-
 }  // namespace
 
 TileList avx512::k_quant_tiles() {
+  static constexpr TileEntry kTiles[] = {
+      TileEntry{ElementType::kQ4_K,
+                avx512::interleaved_or_blocks<avx512::q4_k_interleaved_tile,
+                                              run_block_tile<Q4KKernel<Q4KWeights>>>},
+      TileEntry{ElementType::kQ5_K, run_block_tile<Q4KKernel<Q5KWeights>>},
+      TileEntry{
+          ElementType::kQ6_K,
+          avx512::interleaved_or_blocks<avx512::q6_k_interleaved_tile, run_block_tile<Q6KKernel>>},
+  };
   return kTiles;
 }
 

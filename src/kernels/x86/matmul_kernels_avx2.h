@@ -5,7 +5,7 @@
 
 #include "kernels/dispatch.h"
 #include "kernels/kv_tiles.h"
-#include "kernels/tile_list.h"
+#include "kernels/path_lists.h"
 
 namespace ingot::kernels {
 

@@ -185,19 +185,18 @@ struct Q8FamilyAvx2 {
   const float* f16_ = f16_table();
 };
 
-constexpr TileEntry kTiles[] = {
-    TileEntry{ElementType::kQ4_0, run_block_tile<Q8FamilyAvx2<Q4_0Dot>>},
-    TileEntry{ElementType::kQ4_1, run_block_tile<Q8FamilyAvx2<Q4_1Dot>>},
-    TileEntry{ElementType::kQ5_0, run_block_tile<Q8FamilyAvx2<Q5_0Dot>>},
-    TileEntry{ElementType::kQ5_1, run_block_tile<Q8FamilyAvx2<Q5_1Dot>>},
-    TileEntry{ElementType::kIQ4_NL, run_block_tile<Q8FamilyAvx2<IQ4_NLDot>>},
-    TileEntry{ElementType::kMXFP4, run_block_tile<Q8FamilyAvx2<MXFP4Dot>>},
-    TileEntry{ElementType::kQ8_0, run_block_tile<Q8FamilyAvx2<Q8_0Dot>>},
-};
-
 }  // namespace
 
 TileList avx2::q8_0_family_tiles() {
+  static constexpr TileEntry kTiles[] = {
+      TileEntry{ElementType::kQ4_0, run_block_tile<Q8FamilyAvx2<Q4_0Dot>>},
+      TileEntry{ElementType::kQ4_1, run_block_tile<Q8FamilyAvx2<Q4_1Dot>>},
+      TileEntry{ElementType::kQ5_0, run_block_tile<Q8FamilyAvx2<Q5_0Dot>>},
+      TileEntry{ElementType::kQ5_1, run_block_tile<Q8FamilyAvx2<Q5_1Dot>>},
+      TileEntry{ElementType::kIQ4_NL, run_block_tile<Q8FamilyAvx2<IQ4_NLDot>>},
+      TileEntry{ElementType::kMXFP4, run_block_tile<Q8FamilyAvx2<MXFP4Dot>>},
+      TileEntry{ElementType::kQ8_0, run_block_tile<Q8FamilyAvx2<Q8_0Dot>>},
+  };
   return kTiles;
 }
 

@@ -290,24 +290,24 @@ struct Q8Family {
   }
 };
 
-constexpr TileEntry kTiles[] = {
-    TileEntry{ElementType::kQ4_0, avx512::interleaved_or_blocks<avx512::q4_0_interleaved_tile,
-                                                                run_tile<Q8Family<Q4_0Weights>>>},
-    TileEntry{ElementType::kQ5_0, run_tile<Q8Family<Q5_0Weights>>},
-    TileEntry{ElementType::kQ4_1, run_tile<Q8Family<Q4_1Weights>>},
-    TileEntry{ElementType::kQ5_1, run_tile<Q8Family<Q5_1Weights>>},
-    TileEntry{ElementType::kIQ4_NL,
-              avx512::interleaved_or_blocks<avx512::iq4_nl_interleaved_tile,
-                                            run_tile<Q8Family<IQ4_NLWeights>>>},
-    TileEntry{ElementType::kMXFP4, avx512::interleaved_or_blocks<avx512::mxfp4_interleaved_tile,
-                                                                 run_tile<Q8Family<MXFP4Weights>>>},
-    TileEntry{ElementType::kQ8_0, avx512::interleaved_or_blocks<avx512::q8_0_interleaved_tile,
-                                                                run_tile<Q8Family<Q8_0Weights>>>},
-};
-
 }  // namespace
 
 TileList avx512::q8_0_family_tiles() {
+  static constexpr TileEntry kTiles[] = {
+      TileEntry{ElementType::kQ4_0, avx512::interleaved_or_blocks<avx512::q4_0_interleaved_tile,
+                                                                  run_tile<Q8Family<Q4_0Weights>>>},
+      TileEntry{ElementType::kQ5_0, run_tile<Q8Family<Q5_0Weights>>},
+      TileEntry{ElementType::kQ4_1, run_tile<Q8Family<Q4_1Weights>>},
+      TileEntry{ElementType::kQ5_1, run_tile<Q8Family<Q5_1Weights>>},
+      TileEntry{ElementType::kIQ4_NL,
+                avx512::interleaved_or_blocks<avx512::iq4_nl_interleaved_tile,
+                                              run_tile<Q8Family<IQ4_NLWeights>>>},
+      TileEntry{ElementType::kMXFP4,
+                avx512::interleaved_or_blocks<avx512::mxfp4_interleaved_tile,
+                                              run_tile<Q8Family<MXFP4Weights>>>},
+      TileEntry{ElementType::kQ8_0, avx512::interleaved_or_blocks<avx512::q8_0_interleaved_tile,
+                                                                  run_tile<Q8Family<Q8_0Weights>>>},
+  };
   return kTiles;
 }
 

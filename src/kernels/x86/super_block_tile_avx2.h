@@ -1,38 +1,22 @@
 #pragma once
-// The AVX2 micro-tile of the kernels over 256-element super-blocks (the
-// K-quants and IQ4_XS) against Q8_K activations, for BlockTile
-// (shapes/block_tile_shape.h): 4 rows x 2 tokens, 4 rows in decode, the
-// activation block read in place, one float vector per (row, token).
-// Included only by *_avx2.cpp files.
+// The AVX2 super-block micro-tile (SuperBlockTile in
+// shapes/block_tile_shape.h): 4 rows x 2 tokens, 4 rows in decode, one
+// float vector per (row, token). Included only by *_avx2.cpp files.
 
 #include <immintrin.h>
 
-#include "kernels/block_formats.h"
-#include "kernels/f16_table.h"
 #include "kernels/shapes/block_tile_shape.h"
 #include "kernels/x86/horizontal_reduce_avx2.h"
 
 namespace ingot::kernels {
 namespace {
 
-struct SuperBlockTileAvx2 {
-  using XStep = const BlockQ8_K*;
-  static constexpr int kBlockElems = kQK_K;
-  static constexpr int kRows = 4;
-  static constexpr int kTokens = 2;
-  static constexpr int kDecodeRows = 4;
-
-  struct Acc {
-    __m256 sum = _mm256_setzero_ps();
-  };
-  static float total(const Acc& acc) { return horizontal_sum(acc.sum); }
-
-  XStep activations(const PackedActivations& x, int64_t token, int64_t b) const {
-    return activation_block<BlockQ8_K>(x, token, b);
-  }
-
-  const float* f16_ = f16_table();
+struct FloatSumAvx2 {
+  __m256 sum = _mm256_setzero_ps();
+  float total() const { return horizontal_sum(sum); }
 };
+
+using SuperBlockTileAvx2 = SuperBlockTile<FloatSumAvx2, 2, 4>;
 
 }  // namespace
 }  // namespace ingot::kernels
