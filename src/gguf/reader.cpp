@@ -15,8 +15,7 @@
 namespace ingot::gguf {
 namespace {
 
-constexpr uint32_t kMagic = 0x46554747;  // "GGUF" read as a little-endian uint32
-constexpr uint32_t kMaxDims = 4;         // ggml's limit; llama.cpp refuses more
+constexpr uint32_t kMaxDims = 4;  // ggml's limit; llama.cpp refuses more
 // Real files nest arrays at most one level deep; the limit keeps a crafted
 // file from recursing the parser off its stack.
 constexpr int kMaxArrayDepth = 8;
@@ -69,7 +68,7 @@ class Parser {
 
   Result<Header> header() {
     auto magic = in_.read<uint32_t>();
-    if (!magic || *magic != kMagic) {
+    if (!magic || *magic != kGgufMagic) {
       return invalid_format("not a GGUF file: it does not start with \"GGUF\"");
     }
     auto version = in_.read<uint32_t>();

@@ -11,6 +11,9 @@
 
 namespace ingot::gguf {
 
+// A GGUF file's first four bytes, "GGUF", read as a little-endian uint32.
+inline constexpr uint32_t kGgufMagic = 0x46554747;
+
 // The value type ids of the GGUF specification.
 enum class ValueType : uint32_t {
   kUint8 = 0,

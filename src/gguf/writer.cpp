@@ -11,7 +11,6 @@
 namespace ingot::gguf {
 namespace {
 
-constexpr uint32_t kMagic = 0x46554747;  // "GGUF" as a little-endian uint32
 constexpr uint32_t kVersion = 3;
 constexpr uint64_t kDefaultAlignment = 32;
 
@@ -229,7 +228,7 @@ Result<uint64_t> GgufWriter::alignment() const {
 Result<std::vector<uint8_t>> GgufWriter::header_bytes(uint64_t alignment) const {
   std::vector<uint8_t> out;
   Encoder encoder(out);
-  encoder.put<uint32_t>(kMagic);
+  encoder.put<uint32_t>(kGgufMagic);
   encoder.put<uint32_t>(kVersion);
   encoder.put<uint64_t>(tensors_.size());
   encoder.put<uint64_t>(entries_.size());

@@ -5,14 +5,10 @@
 
 #include "kernels/matmul.h"
 #include "kernels/ops_activation.h"
+#include "model/row_math.h"
 
 namespace ingot::model {
 namespace {
-
-template <typename T>
-void grow(std::vector<T>& buffer, int64_t size) {
-  if (int64_t(buffer.size()) < size) buffer.resize(size);
-}
 
 void softmax_in_place(float* x, int64_t n) {
   const float top = *std::max_element(x, x + n);

@@ -6,14 +6,10 @@
 #include "kernels/ops_activation.h"
 #include "kernels/ops_delta_rule.h"
 #include "kernels/ops_norm.h"
+#include "model/row_math.h"
 
 namespace ingot::model {
 namespace {
-
-template <typename T>
-void grow(std::vector<T>& buffer, int64_t size) {
-  if (int64_t(buffer.size()) < size) buffer.resize(size);
-}
 
 float sigmoid(float x) {
   return 1.0f / (1.0f + std::exp(-x));

@@ -6,16 +6,9 @@
 #include "kernels/matmul.h"
 #include "kernels/ops_activation.h"
 #include "kernels/ops_norm.h"
+#include "model/row_math.h"
 
 namespace ingot::model {
-namespace {
-
-template <typename T>
-void grow(std::vector<T>& buffer, int64_t size) {
-  if (int64_t(buffer.size()) < size) buffer.resize(size);
-}
-
-}  // namespace
 
 void PerLayerEmbedding::prepare(const Batch& batch, const float* x, ThreadPool& pool) {
   const int64_t width = config_.gemma.per_layer_embedding;

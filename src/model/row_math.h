@@ -1,11 +1,18 @@
 #pragma once
-// Sums over the forward pass's row-major buffers: residual additions and
-// a bias added to every row.
+// The forward pass's row-major buffers: growing them, residual additions
+// and a bias added to every row.
 
 #include <cstdint>
 #include <vector>
 
 namespace ingot::model {
+
+// Grows `buffer` to at least `size` elements; never shrinks it, so that
+// steps allocate nothing once batch sizes settle.
+template <typename T>
+void grow(std::vector<T>& buffer, int64_t size) {
+  if (int64_t(buffer.size()) < size) buffer.resize(size_t(size));
+}
 
 // x[i] += y[i] for n values.
 inline void add_in_place(float* x, const float* y, int64_t n) {

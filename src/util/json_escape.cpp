@@ -1,7 +1,5 @@
 #include "util/json_escape.h"
 
-#include <cstdio>
-
 #include "util/utf8.h"
 
 namespace ingot {
@@ -30,9 +28,9 @@ std::string_view named_escape(char32_t c) {
 }
 
 void append_u_escape(std::string& out, unsigned code_unit) {
-  char buffer[8];
-  std::snprintf(buffer, sizeof buffer, "\\u%04x", code_unit);
-  out += buffer;
+  constexpr char kHex[] = "0123456789abcdef";
+  out += "\\u";
+  for (int shift = 12; shift >= 0; shift -= 4) out += kHex[(code_unit >> shift) & 0xf];
 }
 
 void append_escaped(std::string& out, char32_t c, bool ensure_ascii) {

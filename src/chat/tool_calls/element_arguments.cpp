@@ -1,6 +1,7 @@
 #include "chat/tool_calls/element_arguments.h"
 
 #include "chat/tool_calls/json_text.h"
+#include "chat/tool_calls/scan_rules.h"
 
 namespace ingot::chat::tool_calls {
 namespace {
@@ -9,7 +10,6 @@ using Json = nlohmann::ordered_json;
 
 // A tag longer than this, or elements nested deeper, are not arguments.
 constexpr size_t kMaxTag = 256;
-constexpr size_t kMaxDepth = 64;
 
 const Json* member_schema(const Json* schema, const char* field, const std::string& name = {}) {
   if (!schema || !schema->is_object()) return nullptr;
@@ -106,7 +106,7 @@ Outcome ElementArgumentsParser::end_tag() {
   phase_ = Phase::kText;
   until_ = TextUntil(marker_);
   if (!tag_.starts_with('/')) {
-    if (tag_.empty() || open_.size() >= kMaxDepth) return Outcome::failed();
+    if (tag_.empty() || open_.size() >= size_t{kMaxArgumentNesting}) return Outcome::failed();
     open_.push_back({tag_, {}, {}});
     return Outcome::more();
   }

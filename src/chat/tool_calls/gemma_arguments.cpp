@@ -5,13 +5,13 @@
 #include <string_view>
 
 #include "chat/tool_calls/json_text.h"
+#include "chat/tool_calls/scan_rules.h"
 #include "util/json_escape.h"
 
 namespace ingot::chat::tool_calls {
 namespace {
 
 constexpr std::string_view kQuote = "<|\"|>";
-constexpr size_t kMaxDepth = 64;
 constexpr size_t kMaxWord = 256;
 
 bool is_word_byte(char c) {
@@ -67,7 +67,7 @@ GemmaArgumentsParser::Status GemmaArgumentsParser::structural(char c, std::strin
       expect_ == Expect::kValue || expect_ == Expect::kValueOrClose || expect_ == Expect::kOpen;
   const bool at_key = expect_ == Expect::kKey || expect_ == Expect::kKeyOrClose;
   if (c == '{' || c == '[') {
-    if (!at_value || stack_.size() >= kMaxDepth) return Status::kInvalid;
+    if (!at_value || stack_.size() >= size_t{kMaxArgumentNesting}) return Status::kInvalid;
     if (expect_ == Expect::kOpen && c != '{') return Status::kInvalid;
     stack_.push_back(c);
     expect_ = c == '{' ? Expect::kKeyOrClose : Expect::kValueOrClose;

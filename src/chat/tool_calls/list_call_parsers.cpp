@@ -5,6 +5,7 @@
 
 #include "chat/tool_calls/json_text.h"
 #include "chat/tool_calls/python_literal.h"
+#include "chat/tool_calls/scan_rules.h"
 
 namespace ingot::chat::tool_calls {
 namespace {
@@ -12,7 +13,6 @@ namespace {
 // Past these, an element is not one a model writes: the parse gives up
 // rather than buffer without bound.
 constexpr size_t kMaxCallText = 1 << 20;
-constexpr int kMaxDepth = 64;
 
 }  // namespace
 
@@ -49,7 +49,7 @@ Outcome PythonCallParser::feed(char c) {
   if (c == '\'' || c == '"') {
     quote_ = c;
   } else if (c == '(' || c == '[' || c == '{') {
-    if (++depth_ > kMaxDepth) return Outcome::failed();
+    if (++depth_ > kMaxArgumentNesting) return Outcome::failed();
   } else if (c == ')' || c == ']' || c == '}') {
     if (--depth_ < 0) return Outcome::failed();
     if (depth_ == 0 && c == ')') {

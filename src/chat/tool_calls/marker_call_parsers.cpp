@@ -7,6 +7,7 @@
 
 #include "chat/tool_calls/json_text.h"
 #include "chat/tool_calls/python_literal.h"
+#include "chat/tool_calls/scan_rules.h"
 #include "util/json_escape.h"
 
 namespace ingot::chat::tool_calls {
@@ -16,10 +17,6 @@ constexpr std::string_view kHermesClose = "</tool_call>";
 constexpr std::string_view kMistralArgs = "[ARGS]";
 constexpr std::string_view kMistralCallId = "[CALL_ID]";
 constexpr std::string_view kBuiltinCall = ".call(";
-
-bool is_identifier_byte(char c) {
-  return std::isalnum(static_cast<unsigned char>(c)) || c == '_';
-}
 
 }  // namespace
 

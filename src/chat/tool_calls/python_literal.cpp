@@ -4,6 +4,7 @@
 #include <string>
 
 #include "chat/tool_calls/call_syntax.h"
+#include "chat/tool_calls/scan_rules.h"
 #include "util/utf8.h"
 
 namespace ingot::chat::tool_calls {
@@ -12,7 +13,6 @@ namespace {
 using Json = nlohmann::ordered_json;
 
 // Nesting deeper than this is not a literal a template or a model writes.
-constexpr int kMaxDepth = 64;
 
 void skip_space(std::string_view text, size_t& at) {
   while (at < text.size() && std::isspace(static_cast<unsigned char>(text[at]))) ++at;
@@ -167,7 +167,7 @@ std::optional<Json> read_container(std::string_view text, size_t& at, int depth)
 }
 
 std::optional<Json> read_value(std::string_view text, size_t& at, int depth) {
-  if (depth > kMaxDepth) return std::nullopt;
+  if (depth > kMaxArgumentNesting) return std::nullopt;
   skip_space(text, at);
   if (at >= text.size()) return std::nullopt;
   char c = text[at];

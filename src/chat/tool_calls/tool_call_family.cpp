@@ -3,15 +3,13 @@
 #include <algorithm>
 #include <cctype>
 
+#include "chat/tool_calls/scan_rules.h"
+
 namespace ingot::chat::tool_calls {
 namespace {
 
 bool contains(std::string_view text, std::string_view part) {
   return text.find(part) != std::string_view::npos;
-}
-
-bool is_identifier_byte(char c) {
-  return std::isalnum(static_cast<unsigned char>(c)) || c == '_';
 }
 
 // `word` as a whole identifier somewhere in `text`.

@@ -8,6 +8,7 @@
 
 #include "model/batch.h"
 #include "model/packed_input.h"
+#include "model/row_math.h"
 
 namespace ingot::model {
 
@@ -27,13 +28,6 @@ struct Residual {
   // blocks compact their own per-row buffers after it by `rows`.
   void keep_rows_wanting_logits(const Batch& batch, int64_t n_embd);
 };
-
-// Grows `buffer` to at least `size` elements; never shrinks it, so that
-// steps allocate nothing once batch sizes settle.
-template <typename T>
-void grow(std::vector<T>& buffer, int64_t size) {
-  if (int64_t(buffer.size()) < size) buffer.resize(size_t(size));
-}
 
 // Moves row rows[r] of `buffer` (rows of `width`) to row r, for the first
 // n_rows rows: rows[r] >= r and ascending, so the moves never overwrite a

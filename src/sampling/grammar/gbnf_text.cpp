@@ -186,6 +186,15 @@ void append_separated(std::string& out, std::string_view separator, std::string_
   out += piece;
 }
 
+std::string join_alternatives(const std::vector<std::string>& alternatives) {
+  std::string out;
+  for (const std::string& alternative : alternatives) {
+    if (!out.empty()) out += " | ";
+    out += alternative;
+  }
+  return out;
+}
+
 std::string gbnf_repeat(const std::string& element, uint64_t min, std::optional<uint64_t> max) {
   if (max && *max == 0) return "";
   if (max && min == *max) {

@@ -42,6 +42,9 @@ void append_utf8(std::string& out, char32_t c);
 // Appends `piece` to `out`, after `separator` unless `out` is empty.
 void append_separated(std::string& out, std::string_view separator, std::string_view piece);
 
+// The alternatives joined by " | " (no parentheses around them).
+std::string join_alternatives(const std::vector<std::string>& alternatives);
+
 // `element` repeated between `min` and `max` times (`max` nullopt: no
 // bound) in the shortest GBNF spelling: "", x, x?, x*, x+, x{3}, x{2,5}.
 // `element` must already be one GBNF element (a name, literal, class or

@@ -20,15 +20,6 @@ std::string group(const std::string& expression) {
   return expression.find('|') == std::string::npos ? expression : "( " + expression + " )";
 }
 
-std::string join_alternatives(const std::vector<std::string>& alternatives) {
-  std::string out;
-  for (const std::string& alternative : alternatives) {
-    if (!out.empty()) out += " | ";
-    out += alternative;
-  }
-  return out;
-}
-
 std::string digit_class(char first, char last) {
   if (first == last) return gbnf_literal(std::string(1, first));
   std::string out = "[";

@@ -32,15 +32,6 @@ inline std::string quoted(const std::string& content) {
   return content.empty() ? quote + " " + quote : quote + " " + content + " " + quote;
 }
 
-inline std::string join_alternatives(const std::vector<std::string>& alternatives) {
-  std::string out;
-  for (const std::string& alternative : alternatives) {
-    if (!out.empty()) out += " | ";
-    out += alternative;
-  }
-  return out;
-}
-
 inline std::string json_text(const Json& value, const std::string& path) {
   try {
     return value.dump();
