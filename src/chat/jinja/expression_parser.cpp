@@ -56,24 +56,21 @@ NodePtr ExpressionParser::parse_condexpr() {
 }
 
 NodePtr ExpressionParser::parse_or() {
-  SourcePos pos = here();
-  int saved = depth_;
-  NodePtr left = parse_and();
-  while (skip_name("or")) {
-    deeper();
-    left = std::make_unique<LogicalNode>(pos, false, std::move(left), parse_and());
-  }
-  depth_ = saved;
-  return left;
+  return parse_logical_chain(&ExpressionParser::parse_and, "or", false);
 }
 
 NodePtr ExpressionParser::parse_and() {
+  return parse_logical_chain(&ExpressionParser::parse_not, "and", true);
+}
+
+NodePtr ExpressionParser::parse_logical_chain(NodePtr (ExpressionParser::*operand)(),
+                                              std::string_view keyword, bool is_and) {
   SourcePos pos = here();
   int saved = depth_;
-  NodePtr left = parse_not();
-  while (skip_name("and")) {
+  NodePtr left = (this->*operand)();
+  while (skip_name(keyword)) {
     deeper();
-    left = std::make_unique<LogicalNode>(pos, true, std::move(left), parse_not());
+    left = std::make_unique<LogicalNode>(pos, is_and, std::move(left), (this->*operand)());
   }
   depth_ = saved;
   return left;

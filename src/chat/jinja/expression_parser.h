@@ -57,6 +57,9 @@ class ExpressionParser : protected TokenCursor {
   NodePtr parse_condexpr();
   NodePtr parse_or();
   NodePtr parse_and();
+  // `a or b or c` (or `and`): left-associative, each link one level deeper.
+  NodePtr parse_logical_chain(NodePtr (ExpressionParser::*operand)(), std::string_view keyword,
+                              bool is_and);
   NodePtr parse_not();
   std::optional<CompareOp> compare_op() const;
   NodePtr parse_compare();
