@@ -59,6 +59,15 @@ GenerationRequest embedding_request(const std::vector<int32_t>& tokens, Pooling 
   return request;
 }
 
+// Under the sanitizers, the F16 files alone: the quantized kernels meet
+// ASan in the kernel and golden suites, and the engine's code is the same
+// for every type.
+#if defined(INGOT_UNDER_SANITIZERS)
+constexpr bool kUnderSanitizers = true;
+#else
+constexpr bool kUnderSanitizers = false;
+#endif
+
 void expect_matches_llama_cpp(const std::string& shape, const std::string& type,
                               const std::string& pooling_name, Pooling pooling, double min_cosine) {
   SuiteModel suite;
@@ -107,13 +116,13 @@ void expect_matches_llama_cpp(const std::string& shape, const std::string& type,
 TEST(EmbeddingEngine, LastTokenPoolingMatchesLlamaCpp) {
   INGOT_REQUIRE_SHARED();
   expect_matches_llama_cpp("tiny", "f16", "last", Pooling::kLast, 0.9999);
-  expect_matches_llama_cpp("tiny", "q8_0", "last", Pooling::kLast, 0.999);
+  if (!kUnderSanitizers) expect_matches_llama_cpp("tiny", "q8_0", "last", Pooling::kLast, 0.999);
 }
 
 TEST(EmbeddingEngine, MeanPoolingMatchesLlamaCpp) {
   INGOT_REQUIRE_SHARED();
   expect_matches_llama_cpp("tiny", "f16", "mean", Pooling::kMean, 0.9999);
-  expect_matches_llama_cpp("tiny", "q8_0", "mean", Pooling::kMean, 0.999);
+  if (!kUnderSanitizers) expect_matches_llama_cpp("tiny", "q8_0", "mean", Pooling::kMean, 0.999);
 }
 
 // BERT: post-norm layers, learned positions, every token seeing its whole
@@ -204,7 +213,7 @@ TEST(EmbeddingEngine, BertRerankerScoresAsLlamaCpp) {
 TEST(EmbeddingEngine, Qwen3RerankerScoresAsLlamaCpp) {
   INGOT_REQUIRE_SHARED();
   expect_ranks_as_llama_cpp("tiny-qwen3-reranker", "f16");
-  expect_ranks_as_llama_cpp("tiny-qwen3-reranker", "q8_0");
+  if (!kUnderSanitizers) expect_ranks_as_llama_cpp("tiny-qwen3-reranker", "q8_0");
 }
 
 // A model without a classification head refuses rank pooling.
