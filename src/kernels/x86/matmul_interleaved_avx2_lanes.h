@@ -112,14 +112,15 @@ struct Avx2Lanes {
 };
 
 // Interleaved weights through the kernel over Lanes, the original blocks
-// through the block-at-a-time one.
+// through the block-at-a-time one, looked up in the families' lists once.
 template <class Lanes, template <class> class Groups, ElementType kType>
 void interleaved_or_blocks(const WeightMatrix& w, const PackedActivations& x, TileRange range,
                            float* y, int64_t y_stride) {
   if (w.interleaved != nullptr && x.interleaved_row(0) != nullptr) {
     return run_tile<Interleaved<Lanes, Groups<Lanes>>>(w, x, range, y, y_stride);
   }
-  avx2::tile_kernel(kType)(w, x, range, y, y_stride);
+  static const TileKernel blocks = avx2::tile_kernel(kType);
+  blocks(w, x, range, y, y_stride);
 }
 
 // Every interleaved type's kernel over Lanes, by weight type.

@@ -12,7 +12,6 @@
 #include <immintrin.h>
 
 #include "kernels/block_formats.h"
-#include "kernels/f16_table.h"
 #include "kernels/x86/k_low_bits_scales_avx2.h"
 #include "kernels/x86/matmul_kernels_avx512.h"
 #include "kernels/x86/super_block_tile_avx512.h"

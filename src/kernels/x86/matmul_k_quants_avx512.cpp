@@ -14,7 +14,6 @@
 #include <cstring>
 
 #include "kernels/block_formats.h"
-#include "kernels/f16_table.h"
 #include "kernels/x86/matmul_kernels_avx512.h"
 #include "kernels/x86/super_block_tile_avx512.h"
 
