@@ -127,7 +127,8 @@ int serve_many(const ServeOptions& options, server::Metrics& metrics) {
   count_answers(http, metrics);
   std::optional<server::PromptPool> prompts;
   if (options.prompt_threads > 0) prompts.emplace(options.prompt_threads);
-  const SharedServing shared{&metrics, prompts ? &*prompts : nullptr, fleet.shared.responses};
+  fleet.shared.prompts = prompts ? &*prompts : nullptr;  // the fleet's routes parse bodies there
+  const SharedServing shared{&metrics, fleet.shared.prompts, fleet.shared.responses};
   server::RegistryLimits limits;
   limits.max_loaded = options.max_loaded;
   limits.memory_budget = memory_budget_bytes(options);
@@ -277,6 +278,11 @@ void register_serve(CLI::App& app, int& exit_code) {
   command->add_option("--host", options->http.host, "Address to listen on")->capture_default_str();
   command->add_option("--port", options->http.port, "Port (0 picks a free one)")
       ->capture_default_str();
+  command
+      ->add_option("--max-connections", options->http.max_connections,
+                   "Connections held at once; at the cap the oldest idle one is closed "
+                   "(default: the descriptor limit less 64)")
+      ->check(CLI::Range(size_t{1}, size_t{1} << 24));
   command->add_option("--alias", options->aliases, "Another name clients may use for the model");
   command->add_option("--chat-template-file", options->chat_template.file,
                       "A Jinja chat template to use in place of the model's own");

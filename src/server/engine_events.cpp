@@ -33,23 +33,27 @@ bool EngineEvents::client_gone() const {
   return shared_->client_gone;
 }
 
-void EngineEvents::watch(tcp::socket& socket) {
-  arm(shared_, socket);
+void EngineEvents::watch(tcp::socket& socket, EndOfInput end_of_input) {
+  arm(shared_, socket, end_of_input);
 }
 
-void EngineEvents::arm(const std::shared_ptr<Shared>& shared, tcp::socket& socket) {
-  socket.async_wait(tcp::socket::wait_read, [shared, &socket](boost::system::error_code ec) {
-    if (ec || shared->finished) return;
-    char byte;
-    ssize_t n = ::recv(socket.native_handle(), &byte, 1, MSG_PEEK | MSG_DONTWAIT);
-    if (n > 0) return;  // a pipelined request: the client is still there
-    if (n < 0 && (errno == EAGAIN || errno == EWOULDBLOCK || errno == EINTR)) {
-      arm(shared, socket);
-      return;
-    }
-    shared->client_gone = true;
-    shared->wake.cancel();
-  });
+void EngineEvents::arm(const std::shared_ptr<Shared>& shared, tcp::socket& socket,
+                       EndOfInput end_of_input) {
+  socket.async_wait(tcp::socket::wait_read,
+                    [shared, &socket, end_of_input](boost::system::error_code ec) {
+                      if (ec || shared->finished) return;
+                      char byte;
+                      ssize_t n = ::recv(socket.native_handle(), &byte, 1, MSG_PEEK | MSG_DONTWAIT);
+                      if (n > 0) return;  // a pipelined request: the client is still there
+                      if (n < 0 && (errno == EAGAIN || errno == EWOULDBLOCK || errno == EINTR)) {
+                        arm(shared, socket, end_of_input);
+                        return;
+                      }
+                      // The socket stays readable at its end: the watch ends here either way.
+                      if (n == 0 && end_of_input == EndOfInput::kLeftToWrites) return;
+                      shared->client_gone = true;
+                      shared->wake.cancel();
+                    });
 }
 
 asio::awaitable<std::optional<engine::Event>> EngineEvents::next() {

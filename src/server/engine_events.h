@@ -21,8 +21,15 @@ class EngineEvents {
   EngineEvents(const EngineEvents&) = delete;
   EngineEvents& operator=(const EngineEvents&) = delete;
 
+  // What the end of a client's input says. A client that half-closes
+  // after sending cannot be told from one that closed until a write
+  // finds out: a stream writes soon (its role chunk, tokens, keep-alives),
+  // so its client keeps it; a whole reply writes only at the end, so its
+  // client is taken to have left (as nginx takes it).
+  enum class EndOfInput { kLeaves, kLeftToWrites };
+
   // Arms the disconnect watch on the client's socket.
-  void watch(tcp::socket& socket);
+  void watch(tcp::socket& socket, EndOfInput end_of_input);
 
   // The next event, or nullopt when the client has gone (the request is
   // then cancelled and its remaining events dropped).
@@ -38,7 +45,8 @@ class EngineEvents {
 
  private:
   struct Shared;
-  static void arm(const std::shared_ptr<Shared>& shared, tcp::socket& socket);
+  static void arm(const std::shared_ptr<Shared>& shared, tcp::socket& socket,
+                  EndOfInput end_of_input);
 
   engine::RequestHandle handle_;
   std::shared_ptr<Shared> shared_;

@@ -44,12 +44,15 @@ export function haveShared() {
 
 // Resolves once the server prints its address; rejects if it exits first.
 // One compute thread unless `extraArgs` says otherwise; no --model when
-// `model` is null (`extraArgs` then names the models).
-export function startServer(model, extraArgs = [], { binary = ingotBinary } = {}) {
+// `model` is null (`extraArgs` then names the models). `launcher` is a
+// command the server runs under (`['prlimit', '--nofile=64']`), which must
+// exec it so that signals reach the server.
+export function startServer(model, extraArgs = [], { binary = ingotBinary, launcher = [] } = {}) {
   const threads = extraArgs.includes('--threads') ? [] : ['--threads', '1'];
   const modelArgs = model === null ? [] : ['--model', model];
   const args = ['serve', ...modelArgs, '--port', '0', ...threads, ...extraArgs];
-  const proc = spawn(binary, args, { stdio: ['ignore', 'ignore', 'pipe'] });
+  const [program, ...programArgs] = [...launcher, binary, ...args];
+  const proc = spawn(program, programArgs, { stdio: ['ignore', 'ignore', 'pipe'] });
   let stderr = '';
   return new Promise((resolve, reject) => {
     proc.stderr.setEncoding('utf8');

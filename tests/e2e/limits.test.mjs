@@ -24,6 +24,25 @@ test('a missing or wrong API key is a 401 AuthenticationError; /health and /read
   }
 });
 
+test('GET / lists every route, and names the model only to a client with the key', { skip }, async () => {
+  const server = await startServer(sharedModel('stories260K.gguf'), ['--api-key', 'sesame']);
+  try {
+    const open = await (await fetch(`${server.origin}/`)).json();
+    assert.equal(open.model, undefined);
+    for (const route of ['GET /', 'GET /health', 'POST /v1/chat/completions', 'POST /v1/embeddings',
+      'POST /v1/rerank', 'POST /v1/messages', 'POST /v1/responses', 'GET /lora-adapters',
+      'DELETE /v1/responses/{id}']) {
+      assert.ok(open.endpoints.includes(route), `${route} missing from ${open.endpoints}`);
+    }
+    const keyed = await (await fetch(`${server.origin}/`, { headers: { authorization: 'Bearer sesame' } })).json();
+    assert.equal(keyed.model, model);
+    const head = await fetch(`${server.origin}/health`, { method: 'HEAD' });
+    assert.equal(head.status, 200);
+  } finally {
+    await server.stop();
+  }
+});
+
 test('a full queue is refused with 503 and Retry-After before any stream starts', { skip }, async () => {
   // The one slot must stay busy while the other requests arrive: tiny-qwen3
   // decoding thousands of tokens (ignore_eos) takes seconds, where

@@ -154,6 +154,25 @@ TEST(MessagesRequest, CountTokensNeedsNoMaxTokens) {
   EXPECT_EQ(refused(body).param, "max_tokens");
 }
 
+TEST(MessagesRequest, ANullMaxTokensIsNoMaxTokens) {
+  ApiError error = refused(with(minimal(), "max_tokens", nullptr));
+  EXPECT_EQ(error.param, "max_tokens");
+  EXPECT_EQ(error.message, "'max_tokens' is required.");
+}
+
+TEST(MessagesRequest, AnEmptyContentListIsRefusedButInAFinalAssistantTurn) {
+  ApiError empty_user =
+      refused(with(minimal(), "messages", json::parse(R"([{"role":"user","content":[]}])")));
+  EXPECT_EQ(empty_user.param, "messages");
+  EXPECT_NE(empty_user.message.find("messages[0].content must not be empty"), std::string::npos)
+      << empty_user.message;
+  refused(with(minimal(), "messages", json::parse(R"([{"role":"user","content":"hi"},
+      {"role":"assistant","content":[]},{"role":"user","content":"again"}])")));
+  ChatRequest begun = accepted(with(minimal(), "messages", json::parse(R"([
+      {"role":"user","content":"hi"},{"role":"assistant","content":[]}])")));
+  EXPECT_EQ(begun.messages.size(), 2u);
+}
+
 TEST(MessagesRequest, RefusalsNameTheirField) {
   EXPECT_EQ(refused(with(minimal(), "messages", json::array())).param, "messages");
   EXPECT_EQ(

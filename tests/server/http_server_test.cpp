@@ -238,6 +238,44 @@ TEST_F(HttpServerTest, EventStreamIsChunkedServerSentEvents) {
   EXPECT_NE(response.find("\r\n0\r\n\r\n"), std::string::npos);
 }
 
+TEST_F(HttpServerTest, HeadIsAnsweredAsGetWithoutTheBody) {
+  std::string response = exchange("HEAD /health HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n");
+  EXPECT_EQ(status_of(response), 200);
+  EXPECT_NE(response.find("Content-Length: 15\r\n"), std::string::npos) << response;
+  EXPECT_EQ(response.substr(response.size() - 4), "\r\n\r\n") << response;
+  std::string refused = exchange("DELETE /health HTTP/1.1\r\nHost: x\r\n\r\n");
+  EXPECT_NE(refused.find("Allow: GET, HEAD"), std::string::npos) << refused;
+}
+
+TEST_F(HttpServerTest, AnHttp10StreamIsNotChunkedAndEndsWithTheConnection) {
+  std::string response = exchange("GET /events HTTP/1.0\r\nHost: x\r\n\r\n");
+  EXPECT_EQ(response.substr(0, 12), "HTTP/1.0 200") << response;
+  EXPECT_EQ(response.find("Transfer-Encoding"), std::string::npos) << response;
+  EXPECT_NE(response.find("\r\n\r\ndata: {\"n\":0}\n\ndata: {\"n\":1}\n\n"), std::string::npos)
+      << response;
+  EXPECT_EQ(response.substr(response.size() - 14), "data: [DONE]\n\n") << response;
+}
+
+TEST_F(HttpServerTest, AChunkedBodyThatDoesNotParseIs400) {
+  std::string bad_size =
+      std::string(kEchoHead) + "Transfer-Encoding: chunked\r\n\r\nzz\r\n{}\r\n0\r\n\r\n";
+  EXPECT_EQ(status_of(exchange(bad_size)), 400);
+}
+
+TEST_F(HttpServerTest, CodingsOtherThanChunkedAreRefusedNotMisread) {
+  std::string gzip_chunked =
+      std::string(kEchoHead) + "Transfer-Encoding: gzip, chunked\r\n\r\n2\r\n{}\r\n0\r\n\r\n";
+  std::string response = exchange(gzip_chunked);
+  EXPECT_EQ(status_of(response), 501);
+  EXPECT_NE(response.find("unsupported_transfer_encoding"), std::string::npos);
+  std::string gzip_content =
+      std::string(kEchoHead) + "Content-Encoding: gzip\r\nContent-Length: 2\r\n\r\n{}";
+  EXPECT_EQ(status_of(exchange(gzip_content)), 415);
+  std::string plain_chunked =
+      std::string(kEchoHead) + "Transfer-Encoding: chunked\r\n\r\n2\r\n{}\r\n0\r\n\r\n";
+  EXPECT_EQ(status_of(exchange(plain_chunked)), 200);
+}
+
 class HttpServerAuthTest : public HttpServerTest {
  protected:
   void SetUp() override {

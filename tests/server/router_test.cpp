@@ -47,7 +47,9 @@ TEST(Router, MethodsOfAParameterizedPathShareIt) {
   Router::Match post = router.match(http::verb::post, "/v1/responses/resp_1");
   EXPECT_EQ(post.route, nullptr);
   EXPECT_TRUE(post.path_known);
-  EXPECT_EQ(post.allowed, "GET, DELETE");
+  EXPECT_EQ(post.allowed, "GET, HEAD, DELETE");
+  // HEAD is answered by the GET route.
+  EXPECT_EQ(router.match(http::verb::head, "/v1/responses/resp_1").route, get.route);
 }
 
 }  // namespace

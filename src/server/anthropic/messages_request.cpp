@@ -181,6 +181,12 @@ Found translate_messages(const json& body, json& out) {
     if (!content.is_array()) {
       return Problem{at + ".content must be a string or a list of content blocks.", "messages"};
     }
+    // As Anthropic's API: only a last assistant turn (a reply begun for
+    // the model) may be empty.
+    if (content.empty() && !(role == "assistant" && i + 1 == it->size())) {
+      return Problem{at + ".content must not be empty: only a final assistant turn may be.",
+                     "messages"};
+    }
     Found problem =
         role == "user" ? translate_user(content, at, out) : translate_assistant(content, at, out);
     if (problem) return problem;
@@ -340,7 +346,8 @@ Found translate_thinking(const json& body, json& openai) {
 }
 
 Found check_max_tokens(const json& body, MessagesCall call) {
-  if (call == MessagesCall::kCountTokens || body.contains("max_tokens")) return std::nullopt;
+  // null is no value: it must not pass for one and generate to the end of the context.
+  if (call == MessagesCall::kCountTokens || given(body, "max_tokens")) return std::nullopt;
   return Problem{"'max_tokens' is required.", "max_tokens"};
 }
 

@@ -37,7 +37,13 @@ asio::awaitable<void> HttpExchange::respond(
   record_.status = static_cast<int>(status);
   boost::system::error_code ec;
   stream_.expires_after(slow_client_timeout_);
-  co_await http::async_write(stream_, response, asio::redirect_error(asio::use_awaitable, ec));
+  if (request_.method() == http::verb::head) {
+    // The head a GET would have had, its Content-Length included.
+    http::response<http::empty_body> head{std::move(response.base())};
+    co_await http::async_write(stream_, head, asio::redirect_error(asio::use_awaitable, ec));
+  } else {
+    co_await http::async_write(stream_, response, asio::redirect_error(asio::use_awaitable, ec));
+  }
   wrote(ec);
 }
 
@@ -57,23 +63,27 @@ asio::awaitable<void> HttpExchange::respond_error(
 asio::awaitable<bool> HttpExchange::begin_event_stream() {
   responded_ = streaming_ = true;
   record_.status = 200;
+  chunked_ = request_.version() >= 11;
+  if (!chunked_) keep_alive_ = false;
   std::string extra;
   for (const auto& [name, value] : extra_headers_) extra += fmt::format("{}: {}\r\n", name, value);
   std::string head = fmt::format(
-      "HTTP/1.1 200 OK\r\nServer: ingot\r\nContent-Type: text/event-stream; charset=utf-8\r\n"
-      "Cache-Control: no-cache\r\nTransfer-Encoding: chunked\r\n{}Connection: {}\r\n\r\n",
-      extra, keep_alive_ ? "keep-alive" : "close");
+      "HTTP/1.{} 200 OK\r\nServer: ingot\r\nContent-Type: text/event-stream; charset=utf-8\r\n"
+      "Cache-Control: no-cache\r\n{}{}Connection: {}\r\n\r\n",
+      chunked_ ? 1 : 0, chunked_ ? "Transfer-Encoding: chunked\r\n" : "", extra,
+      keep_alive_ ? "keep-alive" : "close");
   co_return co_await write_raw(std::move(head));
 }
 
 asio::awaitable<bool> HttpExchange::send_event(std::string_view data, std::string_view event) {
   std::string payload = event.empty() ? fmt::format("data: {}\n\n", data)
                                       : fmt::format("event: {}\ndata: {}\n\n", event, data);
+  if (!chunked_) co_return co_await write_raw(std::move(payload));
   co_return co_await write_raw(fmt::format("{:x}\r\n{}\r\n", payload.size(), payload));
 }
 
 asio::awaitable<void> HttpExchange::end_event_stream() {
-  co_await write_raw("0\r\n\r\n");
+  if (chunked_) co_await write_raw("0\r\n\r\n");
 }
 
 asio::awaitable<bool> HttpExchange::write_raw(std::string data) {

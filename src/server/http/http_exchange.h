@@ -57,6 +57,11 @@ class HttpExchange {
     extra_headers_.emplace_back(std::move(name), std::move(value));
   }
 
+  // Whether the request carries the server's API key (or the server has
+  // none): a route open to all says more to a client that does.
+  bool authorized() const { return authorized_; }
+  void set_authorized(bool authorized) { authorized_ = authorized; }
+
   bool responded() const { return responded_; }
   bool keep_alive() const { return keep_alive_ && !failed_; }
   bool client_gone() const { return failed_; }
@@ -73,6 +78,10 @@ class HttpExchange {
   bool keep_alive_;
   bool responded_ = false;
   bool streaming_ = false;
+  // HTTP/1.1 streams in chunks; an HTTP/1.0 client knows no chunks, and its
+  // stream ends when the connection closes.
+  bool chunked_ = true;
+  bool authorized_ = false;
   bool failed_ = false;
   AccessRecord record_;
   std::vector<std::pair<std::string, std::string>> extra_headers_;

@@ -32,6 +32,10 @@ struct HttpOptions {
   std::chrono::milliseconds slow_client_timeout{30'000};
   std::optional<std::string> api_key;
   LingerLimits linger;
+  // Connections held at once (--max-connections); 0 takes it from the
+  // descriptor limit. At the cap the oldest idle keep-alive connection is
+  // closed for a new one; with none idle, new ones wait in the backlog.
+  size_t max_connections = 0;
 };
 
 }  // namespace ingot::server

@@ -1,7 +1,9 @@
 #include "server/http/http_server.h"
 
 #include <spdlog/spdlog.h>
+#include <sys/resource.h>
 
+#include <algorithm>
 #include <limits>
 
 #include "server/http/bearer_auth.h"
@@ -11,11 +13,45 @@ namespace ingot::server {
 namespace {
 
 constexpr auto kBodyTimeout = std::chrono::seconds(60);
+// Out of descriptors with no idle connection to close, the accept loop
+// tries again after this long (or as soon as a connection closes).
+constexpr auto kDescriptorBackoff = std::chrono::milliseconds(100);
+
+// The connections a server holds at once: as asked, or what the descriptor
+// limit leaves beside those the server keeps for itself (the model's file,
+// logs, the prompt cache's files, the event loop's own).
+size_t connection_capacity(size_t requested) {
+  if (requested > 0) return requested;
+  constexpr rlim_t kReserved = 64;
+  constexpr rlim_t kFewest = 8;
+  rlimit limit{};
+  if (getrlimit(RLIMIT_NOFILE, &limit) != 0 || limit.rlim_cur == RLIM_INFINITY) return 65'536;
+  return size_t(std::max(limit.rlim_cur > kReserved ? limit.rlim_cur - kReserved : 0, kFewest));
+}
+
+// A body the parser could not read (a bad chunk size, say), as against one
+// cut short or timed out, whose client is no longer there to be answered.
+bool malformed_body(const boost::system::error_code& ec) {
+  return ec && ec.category() == http::make_error_code(http::error::bad_chunk).category() &&
+         ec != http::error::partial_message && ec != http::error::end_of_stream;
+}
+
+bool out_of_descriptors(const boost::system::error_code& ec) {
+  return ec == asio::error::no_descriptors || ec == asio::error::no_buffer_space ||
+         ec == asio::error::no_memory || ec == boost::system::errc::too_many_files_open_in_system;
+}
 
 bool is_json_content_type(std::string_view value) {
   std::string_view media = value.substr(0, value.find(';'));
   while (!media.empty() && media.back() == ' ') media.remove_suffix(1);
   return beast::iequals(beast::string_view(media.data(), media.size()), "application/json");
+}
+
+// Whether a Transfer-Encoding names chunked and nothing else.
+bool only_chunked(beast::string_view value) {
+  while (!value.empty() && (value.back() == ' ' || value.back() == '\t')) value.remove_suffix(1);
+  while (!value.empty() && (value.front() == ' ' || value.front() == '\t')) value.remove_prefix(1);
+  return beast::iequals(value, "chunked");
 }
 
 void log_access(const HttpExchange& exchange, std::string_view method, const AccessRecord& record) {
@@ -33,6 +69,12 @@ void log_access(const HttpExchange& exchange, std::string_view method, const Acc
 struct HttpServer::Connection {
   beast::tcp_stream stream;
   bool busy = false;
+  std::chrono::steady_clock::time_point idle_since = std::chrono::steady_clock::now();
+
+  void become_idle() {
+    busy = false;
+    idle_since = std::chrono::steady_clock::now();
+  }
 };
 
 HttpServer::HttpServer(HttpOptions options, Router router)
@@ -52,6 +94,7 @@ Status HttpServer::listen() {
   if (!ec) acceptor_.listen(asio::socket_base::max_listen_connections, ec);
   if (ec) return Error(ErrorKind::kIo, "cannot listen on " + where + ": " + ec.message());
   bound_port_ = acceptor_.local_endpoint().port();
+  max_connections_ = connection_capacity(options_.max_connections);
   asio::co_spawn(io_, accept_loop(), asio::detached);
   return {};
 }
@@ -62,13 +105,61 @@ void HttpServer::run() {
 
 asio::awaitable<void> HttpServer::accept_loop() {
   for (;;) {
+    co_await make_room();
+    if (stopping_) co_return;
     boost::system::error_code ec;
     tcp::socket socket =
         co_await acceptor_.async_accept(asio::redirect_error(asio::use_awaitable, ec));
     if (stopping_) co_return;
-    if (ec) continue;  // a failed accept (e.g. out of descriptors) must not stop the server
+    if (out_of_descriptors(ec)) {
+      co_await relieve_descriptor_shortage();
+      continue;
+    }
+    if (ec) continue;  // a failed accept must not stop the server
+    short_of_descriptors_ = false;
     asio::co_spawn(io_, serve_connection(std::move(socket)), asio::detached);
   }
+}
+
+// At the cap, the oldest idle connection closes to make room; with none
+// idle, the next connection waits in the listen backlog until one closes.
+asio::awaitable<void> HttpServer::make_room() {
+  while (!stopping_ && connections_.size() >= max_connections_) {
+    close_oldest_idle_connection();
+    // A close wakes the loop; the deadline only bounds a wait whose close
+    // was missed (a connection cancelled between two of its reads).
+    co_await wait_for_a_close(asio::steady_timer::clock_type::now() + std::chrono::seconds(1));
+  }
+}
+
+// The pending connection stays in the backlog, so accepting again at once
+// would fail again at once: an idle connection gives its descriptor back,
+// or the loop waits a little.
+asio::awaitable<void> HttpServer::relieve_descriptor_shortage() {
+  if (!short_of_descriptors_) {
+    spdlog::warn("out of file descriptors with {} connections open; closing idle ones",
+                 connections_.size());
+    short_of_descriptors_ = true;
+  }
+  close_oldest_idle_connection();
+  co_await wait_for_a_close(asio::steady_timer::clock_type::now() + kDescriptorBackoff);
+}
+
+asio::awaitable<void> HttpServer::wait_for_a_close(asio::steady_timer::time_point deadline) {
+  connection_closed_.expires_at(deadline);
+  boost::system::error_code ignored;
+  co_await connection_closed_.async_wait(asio::redirect_error(asio::use_awaitable, ignored));
+}
+
+bool HttpServer::close_oldest_idle_connection() {
+  Connection* oldest = nullptr;
+  for (Connection* connection : connections_) {
+    if (!connection->busy && (!oldest || connection->idle_since < oldest->idle_since)) {
+      oldest = connection;
+    }
+  }
+  if (oldest) oldest->stream.cancel();
+  return oldest != nullptr;
 }
 
 asio::awaitable<void> HttpServer::serve_connection(tcp::socket socket) {
@@ -81,6 +172,7 @@ asio::awaitable<void> HttpServer::serve_connection(tcp::socket socket) {
   connection.stream.socket().shutdown(tcp::socket::shutdown_both, ignored);
   connection.stream.socket().close(ignored);
   connections_.erase(&connection);
+  connection_closed_.cancel();
   if (stopping_ && connections_.empty() && grace_timer_) grace_timer_->cancel();
 }
 
@@ -129,7 +221,7 @@ asio::awaitable<bool> HttpServer::serve_one(Connection& connection, beast::flat_
     if (refusal->status == 401) extra.emplace_back("WWW-Authenticate", "Bearer");
     ApiError error = std::move(*refusal);
     count_answer(match, error.status);
-    connection.busy = false;  // nothing runs: a shutdown need not wait out the lingering close
+    connection.become_idle();  // nothing runs: a shutdown need not wait out the lingering close
     co_await reject(stream, header.version(), std::move(error), std::move(extra),
                     dialect_for_path(path));
     co_return false;  // the body was not read: this connection cannot carry another request
@@ -144,10 +236,17 @@ asio::awaitable<bool> HttpServer::serve_one(Connection& connection, beast::flat_
     co_await reject(stream, header.version(), std::move(error), {}, dialect_for_path(path));
     co_return false;
   }
+  if (malformed_body(ec)) {
+    ApiError error = invalid_request("Malformed HTTP request body: " + ec.message());
+    count_answer(match, error.status);
+    co_await reject(stream, header.version(), std::move(error), {}, dialect_for_path(path));
+    co_return false;
+  }
   if (ec) co_return false;  // truncated or timed out: nobody to answer
   stream.expires_never();
 
   HttpExchange exchange(stream, parser.release(), options_.slow_client_timeout);
+  exchange.set_authorized(carries_key(exchange.request()));
   exchange.record().route = std::string(path);
   std::string method(http::to_string(exchange.request().method()));
   try {
@@ -156,13 +255,19 @@ asio::awaitable<bool> HttpServer::serve_one(Connection& connection, beast::flat_
     spdlog::error("handler for {} threw: {}", path, e.what());
   }
   if (!exchange.responded()) {
-    ApiError error{500, "server_error", "The server failed to answer.", std::nullopt, "internal"};
-    co_await exchange.respond_error(error);
+    if (exchange.record().cancelled) {
+      // The client left before its answer: nothing to write, and nothing
+      // failed (nginx's 499).
+      exchange.record().status = 499;
+    } else {
+      ApiError error{500, "server_error", "The server failed to answer.", std::nullopt, "internal"};
+      co_await exchange.respond_error(error);
+    }
   }
   log_access(exchange, method, exchange.record());
   count_answer(match, exchange.record().status, exchange.record().dropped_as_slow);
-  connection.busy = false;
-  co_return exchange.keep_alive();
+  connection.become_idle();
+  co_return exchange.keep_alive() && exchange.record().status != 499;
 }
 
 void HttpServer::count_answer(const Router::Match& match, int status, bool dropped_as_slow) const {
@@ -183,27 +288,33 @@ std::optional<ApiError> HttpServer::refuse_early(
         std::string(header.method_string()) + " is not allowed here; use " + match.allowed + ".",
         std::nullopt, "method_not_allowed"};
   }
-  if (match.route->requires_auth && options_.api_key) {
-    // Anthropic's clients send the key as x-api-key.
-    auto bearer = header.find(http::field::authorization);
-    auto api_key = header.find("x-api-key");
-    auto text = [](const auto& field) {
-      return std::string_view(field->value().data(), field->value().size());
-    };
-    const bool matches =
-        bearer != header.end()
-            ? bearer_matches(text(bearer), *options_.api_key)
-            : api_key != header.end() && constant_time_equal(text(api_key), *options_.api_key);
-    if (!matches) {
-      return ApiError{401, "authentication_error",
-                      bearer == header.end() && api_key == header.end()
-                          ? "Missing API key: send 'Authorization: Bearer KEY' or 'x-api-key: KEY'."
-                          : "Incorrect API key.",
-                      std::nullopt, "invalid_api_key"};
-    }
+  if (match.route->requires_auth && !carries_key(header)) {
+    const bool sent_one = header.find(http::field::authorization) != header.end() ||
+                          header.find("x-api-key") != header.end();
+    return ApiError{401, "authentication_error",
+                    sent_one
+                        ? "Incorrect API key."
+                        : "Missing API key: send 'Authorization: Bearer KEY' or 'x-api-key: KEY'.",
+                    std::nullopt, "invalid_api_key"};
   }
   if (auto length = parser.content_length(); length && *length > options_.max_body_bytes) {
     return body_too_large();
+  }
+  // RFC 9112: a transfer coding the server does not know (gzip before
+  // chunked) is 501; reading the coded bytes as JSON would misread them.
+  if (auto coding = header.find(http::field::transfer_encoding);
+      coding != header.end() && !only_chunked(coding->value())) {
+    return ApiError{501, "invalid_request_error",
+                    "Transfer-Encoding '" + std::string(coding->value()) +
+                        "' is not supported: send the body as is or chunked.",
+                    std::nullopt, "unsupported_transfer_encoding"};
+  }
+  if (auto coding = header.find(http::field::content_encoding);
+      coding != header.end() && !beast::iequals(coding->value(), "identity")) {
+    return ApiError{415, "invalid_request_error",
+                    "Content-Encoding '" + std::string(coding->value()) +
+                        "' is not supported: send the body uncompressed.",
+                    std::nullopt, "unsupported_media_type"};
   }
   if (match.route->json_body) {
     auto it = header.find(http::field::content_type);
@@ -215,6 +326,19 @@ std::optional<ApiError> HttpServer::refuse_early(
     }
   }
   return std::nullopt;
+}
+
+// Whether the request carries the server's key; every request does when
+// the server has none. Anthropic's clients send it as x-api-key.
+bool HttpServer::carries_key(const http::fields& header) const {
+  if (!options_.api_key) return true;
+  auto bearer = header.find(http::field::authorization);
+  auto api_key = header.find("x-api-key");
+  auto text = [](const auto& field) {
+    return std::string_view(field->value().data(), field->value().size());
+  };
+  if (bearer != header.end()) return bearer_matches(text(bearer), *options_.api_key);
+  return api_key != header.end() && constant_time_equal(text(api_key), *options_.api_key);
 }
 
 ApiError HttpServer::body_too_large() const {
@@ -249,6 +373,7 @@ void HttpServer::shutdown(std::chrono::milliseconds grace, std::function<void()>
     stopping_ = true;
     boost::system::error_code ignored;
     acceptor_.close(ignored);
+    connection_closed_.cancel();  // the accept loop may be waiting for room
     close_idle_connections();
     if (connections_.empty()) return;
     grace_timer_ = std::make_unique<asio::steady_timer>(io_, grace);

@@ -51,6 +51,10 @@ class HttpServer {
   struct Connection;
 
   asio::awaitable<void> accept_loop();
+  asio::awaitable<void> make_room();
+  asio::awaitable<void> relieve_descriptor_shortage();
+  asio::awaitable<void> wait_for_a_close(asio::steady_timer::time_point deadline);
+  bool close_oldest_idle_connection();
   asio::awaitable<void> serve_connection(tcp::socket socket);
   asio::awaitable<bool> serve_one(Connection& connection, beast::flat_buffer& buffer);
   // Answers an error, then discards what the client still sends (lingering
@@ -60,6 +64,7 @@ class HttpServer {
                                std::vector<std::pair<std::string, std::string>> headers = {},
                                ErrorDialect dialect = ErrorDialect::kOpenAI);
   ApiError body_too_large() const;
+  bool carries_key(const http::fields& header) const;
   std::optional<ApiError> refuse_early(const Router::Match& match,
                                        const http::request_parser<http::string_body>& parser);
   void count_answer(const Router::Match& match, int status, bool dropped_as_slow = false) const;
@@ -71,6 +76,10 @@ class HttpServer {
   asio::io_context io_{1};
   tcp::acceptor acceptor_{io_};
   uint16_t bound_port_ = 0;
+  size_t max_connections_ = 0;
+  // Woken when a connection closes: the accept loop waits on it for room.
+  asio::steady_timer connection_closed_{io_};
+  bool short_of_descriptors_ = false;
   bool stopping_ = false;
   std::set<Connection*> connections_;
   std::unique_ptr<asio::steady_timer> grace_timer_;

@@ -38,6 +38,16 @@ std::string path_parameter(std::string_view pattern, std::string_view path, std:
   return {};
 }
 
+std::vector<std::string> Router::endpoints() const {
+  std::vector<std::string> out;
+  for (const Route& route : routes_) {
+    out.push_back(std::string(http::to_string(route.method)) + " " + route.path);
+  }
+  return out;
+}
+
+// A GET route answers HEAD too (the exchange then sends the head alone),
+// as RFC 9110 asks of every server.
 Router::Match Router::match(http::verb method, std::string_view path) const {
   Match match;
   for (const Route& route : routes_) {
@@ -45,7 +55,10 @@ Router::Match Router::match(http::verb method, std::string_view path) const {
     match.path_known = true;
     if (!match.allowed.empty()) match.allowed += ", ";
     match.allowed += std::string(http::to_string(route.method));
-    if (route.method == method) match.route = &route;
+    if (route.method == http::verb::get) match.allowed += ", HEAD";
+    if (route.method == method || (route.method == http::verb::get && method == http::verb::head)) {
+      match.route = &route;
+    }
   }
   return match;
 }

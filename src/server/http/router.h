@@ -35,6 +35,9 @@ class Router {
  public:
   void add(Route route) { routes_.push_back(std::move(route)); }
   const std::vector<Route>& routes() const { return routes_; }
+  // "GET /health", "POST /v1/chat/completions"...: every route, in the
+  // order added.
+  std::vector<std::string> endpoints() const;
 
   struct Match {
     const Route* route = nullptr;  // null: no route for this method

@@ -1,7 +1,7 @@
 #include "server/models/model_routes.h"
 
 #include "server/openai/chat_response.h"
-#include "server/openai/json_body.h"
+#include "server/routes/parsed_request.h"
 #include "server/routes/routes.h"
 
 namespace ingot::server {
@@ -58,12 +58,9 @@ ApiError api_error_from(const RegistryRefusal& refused) {
 // A model's route, run for the model the request names.
 asio::awaitable<void> run_for_model(HttpExchange& exchange, FleetContext& fleet,
                                     http::verb method) {
-  auto body = parse_json_body(exchange.request().body());
-  if (auto* error = std::get_if<ApiError>(&body)) {
-    co_await exchange.respond_error(*error);
-    co_return;
-  }
-  auto name = model_named(std::get<nlohmann::ordered_json>(body), fleet.registry->catalog());
+  std::optional<nlohmann::ordered_json> body = co_await read_json_or_answer(exchange, fleet.shared);
+  if (!body) co_return;
+  auto name = model_named(*body, fleet.registry->catalog());
   if (auto* error = std::get_if<ApiError>(&name)) {
     co_await exchange.respond_error(*error);
     co_return;
@@ -165,12 +162,9 @@ std::string render_metrics(const FleetContext& fleet) {
 
 // POST /models/load and /models/unload: {"model": NAME}.
 asio::awaitable<void> load_or_unload(HttpExchange& exchange, FleetContext& fleet, bool load) {
-  auto body = parse_json_body(exchange.request().body());
-  if (auto* error = std::get_if<ApiError>(&body)) {
-    co_await exchange.respond_error(*error);
-    co_return;
-  }
-  const auto& json = std::get<nlohmann::ordered_json>(body);
+  std::optional<nlohmann::ordered_json> body = co_await read_json_or_answer(exchange, fleet.shared);
+  if (!body) co_return;
+  const nlohmann::ordered_json& json = *body;
   if (!json.is_object() || !json.contains("model") || !json["model"].is_string()) {
     {
       co_await exchange.respond_error(
@@ -195,6 +189,27 @@ asio::awaitable<void> load_or_unload(HttpExchange& exchange, FleetContext& fleet
   co_await exchange.respond(http::status::ok, dump(answer), "application/json");
 }
 
+// Added last, so that it lists every route; open to all, it names the
+// models only to a client that carries the API key.
+void add_fleet_index_route(Router& router, FleetContext& fleet) {
+  std::vector<std::string> endpoints = router.endpoints();
+  endpoints.insert(endpoints.begin(), "GET /");
+  router.add({http::verb::get, "/",
+              [&fleet, endpoints](HttpExchange& exchange) -> asio::awaitable<void> {
+                ordered_json body = {{"name", "ingot"}, {"version", INGOT_VERSION_STRING}};
+                if (exchange.authorized()) {
+                  ordered_json models = ordered_json::array();
+                  for (const CatalogEntry& e : fleet.registry->catalog().entries()) {
+                    models.push_back(e.name);
+                  }
+                  body["models"] = std::move(models);
+                }
+                body["endpoints"] = endpoints;
+                co_await exchange.respond(http::status::ok, dump(body), "application/json");
+              },
+              /*requires_auth=*/false});
+}
+
 bool answered_for_the_server(std::string_view path) {
   return path == "/" || path == "/v1/models" || path == "/metrics";
 }
@@ -203,16 +218,6 @@ bool answered_for_the_server(std::string_view path) {
 
 Router build_model_routes(FleetContext& fleet) {
   Router router;
-  router.add({http::verb::get, "/",
-              [&fleet](HttpExchange& exchange) -> asio::awaitable<void> {
-                ordered_json models = ordered_json::array();
-                for (const CatalogEntry& e : fleet.registry->catalog().entries()) {
-                  models.push_back(e.name);
-                }
-                ordered_json body = {{"name", "ingot"}, {"models", std::move(models)}};
-                co_await exchange.respond(http::status::ok, dump(body), "application/json");
-              },
-              /*requires_auth=*/false});
   router.add({http::verb::get, "/v1/models", [&fleet](HttpExchange& exchange) {
                 return exchange.respond(http::status::ok, dump(model_list(fleet)),
                                         "application/json");
@@ -243,6 +248,7 @@ Router build_model_routes(FleetContext& fleet) {
     };
     router.add(std::move(forwarded));
   }
+  add_fleet_index_route(router, fleet);
   return router;
 }
 

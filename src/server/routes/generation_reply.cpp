@@ -286,8 +286,8 @@ asio::awaitable<void> submit_and_reply(HttpExchange& exchange, ServingContext& c
   options.tool_calls = tool_calls;
   options.scores_prompt = generation.prompt_logprobs >= 0;
   options.echo = std::move(echo);
-  std::unique_ptr<EngineEvents> events =
-      co_await submit_generation(exchange, context, std::move(generation), std::move(ticket));
+  std::unique_ptr<EngineEvents> events = co_await submit_generation(
+      exchange, context, std::move(generation), std::move(ticket), options.stream);
   if (!events) co_return;
   ReplyWriter writer(options, *context.format.tokenizer);
   if (options.stream) {

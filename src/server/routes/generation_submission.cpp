@@ -25,9 +25,9 @@ std::vector<std::pair<std::string, std::string>> retry_after(const ApiError& err
 
 asio::awaitable<std::unique_ptr<EngineEvents>> submit_generation(
     HttpExchange& exchange, ServingContext& context, engine::GenerationRequest generation,
-    AdmissionOrder::Ticket ticket) {
+    AdmissionOrder::Ticket ticket, bool streamed) {
   Result<std::unique_ptr<EngineEvents>> events =
-      try_submit_generation(exchange, context, std::move(generation));
+      try_submit_generation(exchange, context, std::move(generation), streamed);
   ticket.release();
   if (!events.ok()) {
     co_await answer_refusal(exchange, events.error());
@@ -38,12 +38,14 @@ asio::awaitable<std::unique_ptr<EngineEvents>> submit_generation(
 
 Result<std::unique_ptr<EngineEvents>> try_submit_generation(HttpExchange& exchange,
                                                             ServingContext& context,
-                                                            engine::GenerationRequest generation) {
+                                                            engine::GenerationRequest generation,
+                                                            bool streamed) {
   Result<engine::RequestHandle> handle = context.engine->submit(std::move(generation));
   if (!handle.ok()) return handle.error();
   auto events =
       std::make_unique<EngineEvents>(exchange.stream().get_executor(), std::move(handle).value());
-  events->watch(exchange.stream().socket());
+  events->watch(exchange.stream().socket(), streamed ? EngineEvents::EndOfInput::kLeftToWrites
+                                                     : EngineEvents::EndOfInput::kLeaves);
   return events;
 }
 

@@ -14,27 +14,14 @@ ordered_json model_entry(const ServingContext& context, const std::string& id) {
   entry["owned_by"] = "ingot";
   entry["context_length"] = context.engine->context_size();
   // The syntax tool calls are read in and constrained to (docs/tool-calling.md).
-  entry["tool_call_family"] = std::string(chat::tool_calls::family_name(context.format.tool_call_family));
+  entry["tool_call_family"] =
+      std::string(chat::tool_calls::family_name(context.format.tool_call_family));
   return entry;
 }
 
 }  // namespace
 
 void add_info_routes(Router& router, ServingContext& context) {
-  router.add({http::verb::get, "/",
-              [&context](HttpExchange& exchange) -> asio::awaitable<void> {
-                ordered_json body;
-                body["name"] = "ingot";
-                body["version"] = INGOT_VERSION_STRING;
-                body["model"] = context.identity.model_id;
-                body["endpoints"] = {"GET /health",          "GET /ready",
-                                     "GET /v1/models",       "POST /v1/chat/completions",
-                                     "POST /v1/completions", "POST /tokenize",
-                                     "POST /detokenize",     "GET /metrics"};
-                co_await exchange.respond(http::status::ok, dump(body), "application/json");
-              },
-              /*requires_auth=*/false});
-
   router.add({http::verb::get, "/health",
               [&context](HttpExchange& exchange) -> asio::awaitable<void> {
                 bool ready = context.ready.load();
@@ -80,6 +67,23 @@ void add_info_routes(Router& router, ServingContext& context) {
          std::string text = context.metrics->render(context.engine->stats());
          co_await exchange.respond(http::status::ok, std::move(text), "text/plain; version=0.0.4");
        }});
+}
+
+// Added last, so that it lists every route the server answers. Open to
+// all, it names the model only to a client that carries the API key.
+void add_index_route(Router& router, const ServingContext& context) {
+  std::vector<std::string> endpoints = router.endpoints();
+  endpoints.insert(endpoints.begin(), "GET /");
+  router.add({http::verb::get, "/",
+              [&context, endpoints](HttpExchange& exchange) -> asio::awaitable<void> {
+                ordered_json body;
+                body["name"] = "ingot";
+                body["version"] = INGOT_VERSION_STRING;
+                if (exchange.authorized()) body["model"] = context.identity.model_id;
+                body["endpoints"] = endpoints;
+                co_await exchange.respond(http::status::ok, dump(body), "application/json");
+              },
+              /*requires_auth=*/false});
 }
 
 }  // namespace ingot::server

@@ -148,8 +148,8 @@ asio::awaitable<void> serve_messages(HttpExchange& exchange, ServingContext& con
                               ready.tool_schemas};
   const int64_t prompt_tokens = static_cast<int64_t>(ready.generation.prompt.size());
   co_await ticket.wait_turn();
-  std::unique_ptr<EngineEvents> events =
-      co_await submit_generation(exchange, context, std::move(ready.generation), std::move(ticket));
+  std::unique_ptr<EngineEvents> events = co_await submit_generation(
+      exchange, context, std::move(ready.generation), std::move(ticket), chat.stream);
   if (!events) co_return;
   const MessageIdentity identity = anthropic::new_message_identity(chat.model);
   if (chat.stream) {

@@ -21,7 +21,7 @@ asio::awaitable<std::optional<std::vector<engine::FinishEvent>>> run_pooled(
     while (next < inputs.size() && in_flight.size() < window) {
       // A copy: a refused input is submitted again later.
       Result<std::unique_ptr<EngineEvents>> events =
-          try_submit_generation(exchange, context, inputs[next]);
+          try_submit_generation(exchange, context, inputs[next], /*streamed=*/false);
       ticket.release();
       if (!events.ok()) {
         // A full queue: the input waits for one of this request's own to

@@ -4,7 +4,6 @@
 
 #include <optional>
 #include <string>
-#include <type_traits>
 #include <variant>
 
 #include "chat/tool_calls/argument_typing.h"
@@ -12,6 +11,7 @@
 #include "server/api_error.h"
 #include "server/http/http_exchange.h"
 #include "server/openai/chat_request.h"
+#include "server/routes/off_io_thread.h"
 #include "server/serving_context.h"
 
 namespace ingot::server {
@@ -36,15 +36,6 @@ std::variant<ChatGeneration, ApiError> build_chat_generation(const ChatRequest& 
 // Tokenizes text the way a prompt is: BOS as the model asks unless the text
 // already starts with it, special tokens parsed.
 std::vector<int32_t> tokenize_prompt(const std::string& text, const ServingContext& context);
-
-// Runs `work` (rendering, tokenizing) on the context's prompt pool and
-// resumes on the exchange's executor; inline where there is no pool.
-template <class Work>
-asio::awaitable<std::invoke_result_t<Work>> off_io_thread(ServingContext& context,
-                                                          HttpExchange& exchange, Work work) {
-  if (context.prompts == nullptr) co_return work();
-  co_return co_await context.prompts->run(exchange.stream().get_executor(), std::move(work));
-}
 
 // Request fields over server defaults.
 sampling::SamplingParams sampling_for(const GenerationFields& request,

@@ -14,7 +14,6 @@
 #include "chat/tool_calls/tool_call_id.h"
 #include "chat/tool_calls/tool_call_stream.h"
 #include "server/openai/chat_response.h"
-#include "server/openai/json_body.h"
 #include "server/responses/input_items_page.h"
 #include "server/responses/response_store.h"
 #include "server/responses/responses_request.h"
@@ -155,16 +154,15 @@ asio::awaitable<std::optional<ordered_json>> read_prior(HttpExchange& exchange,
 
 asio::awaitable<std::optional<ResponsesRequest>> read_request(HttpExchange& exchange,
                                                               ServingContext& context) {
-  auto body = parse_json_body(exchange.request().body());
-  if (auto* error = std::get_if<ApiError>(&body)) {
-    co_await exchange.respond_error(std::move(*error));
-    co_return std::nullopt;
-  }
-  const ordered_json& json = std::get<ordered_json>(body);
+  std::optional<ordered_json> body = co_await read_json_or_answer(exchange, context);
+  if (!body) co_return std::nullopt;
+  const ordered_json& json = *body;
   std::optional<ordered_json> prior = co_await read_prior(exchange, context, json);
   if (!prior) co_return std::nullopt;
   RequestLimits limits{context.identity.model_ids(), context.defaults.max_tokens_cap};
-  auto parsed = parse_responses_request(json, limits, *prior);
+  auto parsed = co_await off_io_thread(context, exchange, [&json, &limits, &prior] {
+    return parse_responses_request(json, limits, *prior);
+  });
   if (auto* error = std::get_if<ApiError>(&parsed)) {
     co_await exchange.respond_error(std::move(*error));
     co_return std::nullopt;
@@ -189,8 +187,8 @@ asio::awaitable<void> serve_create(HttpExchange& exchange, ServingContext& conte
   const ToolCallReading calls{ready.tool_call_family, ready.generation.sampling.seed,
                               ready.tool_schemas};
   co_await ticket.wait_turn();
-  std::unique_ptr<EngineEvents> events =
-      co_await submit_generation(exchange, context, std::move(ready.generation), std::move(ticket));
+  std::unique_ptr<EngineEvents> events = co_await submit_generation(
+      exchange, context, std::move(ready.generation), std::move(ticket), chat.stream);
   if (!events) co_return;
   const ResponseFrame frame =
       new_response_frame(chat.model, request->settings, request->tool_namespaces);

@@ -13,6 +13,7 @@ Router build_routes(ServingContext& context) {
   add_tokenize_routes(router, context);
   add_messages_routes(router, context);
   add_responses_routes(router, context);
+  add_index_route(router, context);
   return router;
 }
 

@@ -10,6 +10,7 @@ Router build_routes(ServingContext& context);
 
 // Each group of routes adds itself.
 void add_info_routes(Router& router, ServingContext& context);
+void add_index_route(Router& router, const ServingContext& context);
 void add_chat_route(Router& router, ServingContext& context);
 void add_completion_route(Router& router, ServingContext& context);
 void add_embedding_routes(Router& router, ServingContext& context);

@@ -3,7 +3,7 @@
 // {"tokens": [ids]} -> {"content": "text"}
 
 #include "server/openai/chat_response.h"
-#include "server/openai/json_body.h"
+#include "server/routes/parsed_request.h"
 #include "server/routes/prompt_building.h"
 #include "server/routes/routes.h"
 
@@ -11,12 +11,9 @@ namespace ingot::server {
 namespace {
 
 asio::awaitable<void> serve_tokenize(HttpExchange& exchange, ServingContext& context) {
-  auto body = parse_json_body(exchange.request().body());
-  if (auto* error = std::get_if<ApiError>(&body)) {
-    co_await exchange.respond_error(std::move(*error));
-    co_return;
-  }
-  const ordered_json& json = std::get<ordered_json>(body);
+  std::optional<ordered_json> body = co_await read_json_or_answer(exchange, context);
+  if (!body) co_return;
+  const ordered_json& json = *body;
   std::optional<ApiError> problem;
   if (!json.is_object() || !json.contains("content") || !json["content"].is_string()) {
     problem = invalid_request("'content' must be a string.", "content");
@@ -33,7 +30,8 @@ asio::awaitable<void> serve_tokenize(HttpExchange& exchange, ServingContext& con
   bool with_pieces = json.value("with_pieces", false);
   std::vector<int32_t> ids =
       co_await off_io_thread(context, exchange, [&json, &context, add_special] {
-        return context.format.tokenizer->encode(json["content"].get<std::string>(), add_special, true);
+        return context.format.tokenizer->encode(json["content"].get<std::string>(), add_special,
+                                                true);
       });
   ordered_json tokens = ordered_json::array();
   for (int32_t id : ids) {
@@ -48,12 +46,9 @@ asio::awaitable<void> serve_tokenize(HttpExchange& exchange, ServingContext& con
 }
 
 asio::awaitable<void> serve_detokenize(HttpExchange& exchange, ServingContext& context) {
-  auto body = parse_json_body(exchange.request().body());
-  if (auto* error = std::get_if<ApiError>(&body)) {
-    co_await exchange.respond_error(std::move(*error));
-    co_return;
-  }
-  const ordered_json& json = std::get<ordered_json>(body);
+  std::optional<ordered_json> body = co_await read_json_or_answer(exchange, context);
+  if (!body) co_return;
+  const ordered_json& json = *body;
   auto n_vocab = static_cast<int64_t>(context.format.tokenizer->vocab().size());
   std::vector<int32_t> ids;
   std::optional<ApiError> problem;
