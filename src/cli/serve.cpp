@@ -147,6 +147,7 @@ int serve_many(const ServeOptions& options, server::Metrics& metrics) {
       http.io_context(), std::move(catalog).value(),
       [&per_model,
        shared](const server::CatalogEntry& entry) -> Result<std::unique_ptr<server::ServedModel>> {
+        INGOT_RETURN_IF_ERROR(server::ModelCatalog::check_unchanged(entry));
         INGOT_ASSIGN_OR_RETURN(auto served, serve_model(options_for(per_model, entry), entry.path,
                                                         entry.name, shared));
         return std::unique_ptr<server::ServedModel>(std::move(served));
@@ -278,6 +279,12 @@ void register_serve(CLI::App& app, int& exit_code) {
   command->add_option("--host", options->http.host, "Address to listen on")->capture_default_str();
   command->add_option("--port", options->http.port, "Port (0 picks a free one)")
       ->capture_default_str();
+  command->add_option("--allowed-host", options->http.allowed_hosts,
+                      "Listening on loopback, also answer requests whose Host names this "
+                      "(repeatable; * for any): others are refused as DNS rebinding");
+  command->add_option("--cors-origin", options->http.cors_origins,
+                      "Let web pages of this origin (https://app.example) call the server "
+                      "besides loopback ones (repeatable; * for any)");
   command
       ->add_option("--max-connections", options->http.max_connections,
                    "Connections held at once; at the cap the oldest idle one is closed "
@@ -324,6 +331,10 @@ void register_serve(CLI::App& app, int& exit_code) {
                    "default 8192, at most a quarter of the free memory)")
       ->check(CLI::Range(int64_t{0}, int64_t{1} << 30));
   add_cache_type_options(*command, options->cache_types);
+  command->add_flag("--allow-special-in-content", options->special_in_content,
+                    "Control tokens written in messages (<|im_start|>...) become those tokens, "
+                    "as in llama-server; by default they stay text, so no message can fake a "
+                    "turn");
   command->add_flag("--embeddings", options->embeddings,
                     "Serve /v1/embeddings: each input's final hidden states pooled (--pooling, "
                     "else as the file says, else the last token's) and normalized");

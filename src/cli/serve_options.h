@@ -40,9 +40,10 @@ struct ServeOptions {
   CacheTypeNames cache_types;
   bool embeddings = false;
   bool reranking = false;
-  std::vector<std::string> lora;   // FILE or FILE:SCALE
-  bool adapters_optional = false;  // --models: one that fails to load is left out
-  std::string pooling;             // empty: the file's pooling_type, else last
+  bool special_in_content = false;  // --allow-special-in-content
+  std::vector<std::string> lora;    // FILE or FILE:SCALE
+  bool adapters_optional = false;   // --models: one that fails to load is left out
+  std::string pooling;              // empty: the file's pooling_type, else last
   int64_t max_embedding_inputs = 2048;
   ChatTemplateChoice chat_template;
   // The template chat_template names, read once at start (every model

@@ -99,7 +99,12 @@ void fill_context(const ServeOptions& options, const std::string& id, ServedInst
   context.format.tool_call_family = loaded.tool_call_family;
   context.format.renders_tools = loaded.template_renders_tools;
   context.format.reads_developer_role = loaded.template_reads_developer_role;
+  context.format.special_in_content = options.special_in_content;
   context.engine = served.engine.get();
+  // --max-queue counts a request from its arrival: the slots' worth and
+  // the queue's may be between arrival and the engine at once.
+  context.admission.set_capacity(
+      size_t(std::max(options.engine.parallel, 1) + std::max(options.engine.max_queue, 0)));
   context.capability = capability_of(options, loaded);
   context.format.rerank_template = loaded.model->file().metadata().get_or<std::string>(
       "tokenizer.chat_template.rerank", std::string());

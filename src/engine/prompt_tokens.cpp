@@ -4,9 +4,10 @@ namespace ingot::engine {
 
 std::vector<int32_t> tokenize_rendered_prompt(const tokenizer::Tokenizer& tokenizer,
                                               const std::string& prompt,
-                                              const std::string& bos_text) {
+                                              const std::string& bos_text,
+                                              std::span<const tokenizer::TextRange> literal) {
   bool has_bos_text = !bos_text.empty() && prompt.starts_with(bos_text);
-  return tokenizer.encode(prompt, /*add_special=*/!has_bos_text, /*parse_special=*/true);
+  return tokenizer.encode(prompt, /*add_special=*/!has_bos_text, literal);
 }
 
 namespace {

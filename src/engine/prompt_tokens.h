@@ -3,6 +3,7 @@
 // every front end (HTTP, the chat REPL).
 
 #include <cstdint>
+#include <span>
 #include <string>
 #include <vector>
 
@@ -13,10 +14,12 @@ namespace ingot::engine {
 
 // BOS as the model asks, unless the template already wrote it (templates
 // that start with {{ bos_token }} would otherwise get two); special tokens
-// written by the template are parsed.
+// written by the template are parsed, those inside the `literal` ranges
+// (text from the messages) are not.
 std::vector<int32_t> tokenize_rendered_prompt(const tokenizer::Tokenizer& tokenizer,
                                               const std::string& prompt,
-                                              const std::string& bos_text);
+                                              const std::string& bos_text,
+                                              std::span<const tokenizer::TextRange> literal = {});
 
 // True when the prompt ends inside a reasoning block (a generation prompt
 // that opens <think>), so the reply starts as reasoning.

@@ -2,8 +2,11 @@
 // Requests reach the engine in the order they arrived, however long each
 // one's rendering and tokenizing took on the prompt pool.
 
+#include <cstddef>
 #include <cstdint>
+#include <limits>
 #include <map>
+#include <optional>
 #include <set>
 #include <utility>
 
@@ -41,16 +44,21 @@ class AdmissionOrder {
     uint64_t number_ = 0;
   };
 
-  Ticket take() {
+  // A ticket, or nothing when `capacity` requests already hold one: a
+  // request counts from its arrival, while its prompt is still rendered.
+  std::optional<Ticket> take() {
+    if (outstanding_.size() >= capacity_) return std::nullopt;
     outstanding_.insert(next_);
     return Ticket(this, next_++);
   }
+  void set_capacity(size_t capacity) { capacity_ = capacity; }
 
  private:
   void release(uint64_t number);
   asio::awaitable<void> wait_turn(uint64_t number);
 
   uint64_t next_ = 0;
+  size_t capacity_ = std::numeric_limits<size_t>::max();
   std::set<uint64_t> outstanding_;                   // taken, not yet released
   std::map<uint64_t, asio::steady_timer*> waiting_;  // parked in wait_turn
 };

@@ -89,6 +89,9 @@ struct PromptFormat {
   // The file's prompt for a (query, document) pair
   // (tokenizer.chat_template.rerank), when it has one.
   std::optional<std::string> rerank_template;
+  // Control tokens written in messages become those tokens
+  // (--allow-special-in-content); else they stay text (chat/special_text_guard.h).
+  bool special_in_content = false;
 };
 
 // Which routes the model answers. A generative model also embeds

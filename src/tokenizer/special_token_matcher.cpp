@@ -29,6 +29,13 @@ class ClaimedRanges {
   std::map<size_t, size_t> ranges_;
 };
 
+// Whether [begin, end) meets any of the sorted, disjoint ranges.
+bool meets_any(std::span<const TextRange> ranges, size_t begin, size_t end) {
+  auto after = std::upper_bound(ranges.begin(), ranges.end(), begin,
+                                [](size_t pos, const TextRange& r) { return pos < r.end; });
+  return after != ranges.end() && after->begin < end;
+}
+
 }  // namespace
 
 SpecialTokenMatcher::SpecialTokenMatcher(const Vocab& vocab) : vocab_(&vocab), nodes_(1) {
@@ -63,7 +70,7 @@ int32_t SpecialTokenMatcher::child(int32_t node, uint8_t byte) const {
 }
 
 std::vector<SpecialTokenMatcher::Occurrence> SpecialTokenMatcher::find_all(
-    std::string_view text, bool parse_special) const {
+    std::string_view text, bool parse_special, std::span<const TextRange> literal) const {
   std::vector<Occurrence> found;
   for (size_t start = 0; start < text.size(); ++start) {
     int32_t node = 0;
@@ -72,22 +79,35 @@ std::vector<SpecialTokenMatcher::Occurrence> SpecialTokenMatcher::find_all(
       if (node < 0) break;
       int32_t token = nodes_[node].token;
       if (token == kNoToken) continue;
-      if (!parse_special && vocab_->type(token) != TokenType::kUserDefined) continue;
+      if (vocab_->type(token) != TokenType::kUserDefined &&
+          (!parse_special || meets_any(literal, start, pos + 1))) {
+        continue;
+      }
       found.push_back({start, pos + 1 - start, token});
     }
   }
   return found;
 }
 
-std::vector<Fragment> SpecialTokenMatcher::partition(std::string_view text,
-                                                     bool parse_special) const {
+std::vector<Fragment> SpecialTokenMatcher::partition(std::string_view text, bool parse_special,
+                                                     std::span<const TextRange> literal) const {
   std::vector<Occurrence> found;
-  if (parse_special || has_user_defined_) found = find_all(text, parse_special);
+  if (parse_special || has_user_defined_) found = find_all(text, parse_special, literal);
   if (found.empty()) {
     if (text.empty()) return {};
     return {Fragment{text, kNoToken}};
   }
   return fragments_between(text, claim(text, std::move(found)));
+}
+
+std::vector<TextRange> SpecialTokenMatcher::control_token_ranges(std::string_view text) const {
+  std::vector<Occurrence> found;
+  for (const Occurrence& o : find_all(text, /*parse_special=*/true, {})) {
+    if (vocab_->type(o.token) != TokenType::kUserDefined) found.push_back(o);
+  }
+  std::vector<TextRange> ranges;
+  for (const Claim& c : claim(text, std::move(found))) ranges.push_back({c.begin, c.end});
+  return ranges;
 }
 
 // Gives occurrences their text in priority order: longest tokens first, then

@@ -56,6 +56,21 @@ Result<Tokenizer> Tokenizer::from_metadata(const gguf::Metadata& metadata) {
 
 std::vector<int32_t> Tokenizer::encode(std::string_view text, bool add_special,
                                        bool parse_special) const {
+  return encode_with(text, add_special, parse_special, {});
+}
+
+std::vector<int32_t> Tokenizer::encode(std::string_view text, bool add_special,
+                                       std::span<const TextRange> literal) const {
+  return encode_with(text, add_special, /*parse_special=*/true, literal);
+}
+
+std::vector<TextRange> Tokenizer::control_token_ranges(std::string_view text) const {
+  return state_->matcher.control_token_ranges(text);
+}
+
+std::vector<int32_t> Tokenizer::encode_with(std::string_view text, bool add_special,
+                                            bool parse_special,
+                                            std::span<const TextRange> literal) const {
   const State& s = *state_;
   const SpecialIds& special = s.vocab.special_ids();
   std::vector<int32_t> ids;
@@ -63,7 +78,7 @@ std::vector<int32_t> Tokenizer::encode(std::string_view text, bool add_special,
   // SentencePiece's dummy prefix goes before text that starts the input or
   // follows a special token.
   bool after_special = true;
-  for (const Fragment& fragment : s.matcher.partition(text, parse_special)) {
+  for (const Fragment& fragment : s.matcher.partition(text, parse_special, literal)) {
     if (fragment.token != kNoToken) {
       ids.push_back(fragment.token);
       after_special = true;

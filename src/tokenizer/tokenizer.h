@@ -13,6 +13,7 @@
 #include "gguf/metadata.h"
 #include "gguf/reader.h"
 #include "tokenizer/detokenizer.h"
+#include "tokenizer/special_token_matcher.h"
 #include "tokenizer/vocab.h"
 #include "util/status.h"
 
@@ -32,6 +33,14 @@ class Tokenizer {
   // without it they are plain text. User-defined tokens (e.g. Qwen's
   // <think>) are matched either way, as in llama.cpp and Hugging Face.
   std::vector<int32_t> encode(std::string_view text, bool add_special, bool parse_special) const;
+  // As encode with parse_special, but a control token written inside one
+  // of the `literal` ranges (sorted, disjoint) is plain text: text a user
+  // typed, inside a prompt whose own markers are parsed.
+  std::vector<int32_t> encode(std::string_view text, bool add_special,
+                              std::span<const TextRange> literal) const;
+  // Where control tokens are written in `text` (with the whitespace a
+  // token strips), in order.
+  std::vector<TextRange> control_token_ranges(std::string_view text) const;
 
   // The bytes of one token (not necessarily valid UTF-8 on its own).
   std::string token_to_piece(int32_t id, bool render_special = true) const;
@@ -45,6 +54,8 @@ class Tokenizer {
 
  private:
   struct State;
+  std::vector<int32_t> encode_with(std::string_view text, bool add_special, bool parse_special,
+                                   std::span<const TextRange> literal) const;
   explicit Tokenizer(std::unique_ptr<const State> state);
   std::unique_ptr<const State> state_;
 };

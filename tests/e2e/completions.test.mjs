@@ -101,3 +101,35 @@ test('lm-evaluation-harness requests score a continuation', { skip }, async () =
   assert.ok(Math.abs(current.sum - older.sum) < 1e-4, `${current.sum} vs ${older.sum}`);
   assert.equal(current.isGreedy, older.isGreedy);
 });
+
+test('grammar and response_format constrain a completion', { skip }, async () => {
+  const grammar = 'root ::= "yes" | "no"';
+  for (const stream of [false, true]) {
+    const reply = await session.client.completions.create(
+      { model, prompt: 'Once upon a time', max_tokens: 8, temperature: 1, seed: 7, grammar, stream });
+    let text = '';
+    if (stream) for await (const chunk of reply) text += chunk.choices[0]?.text ?? '';
+    else text = reply.choices[0].text;
+    assert.ok(text === 'yes' || text === 'no', JSON.stringify(text));
+  }
+  const json = await session.client.completions.create({
+    model, prompt: 'Once upon a time', max_tokens: 200, temperature: 0,
+    response_format: { type: 'json_schema', json_schema: { name: 'n', schema: {
+      type: 'object', properties: { n: { type: 'integer' } }, required: ['n'], additionalProperties: false } } },
+  });
+  assert.equal(typeof JSON.parse(json.choices[0].text).n, 'number');
+  await assert.rejects(session.client.completions.create(
+    { model, prompt: 'x', grammar: 'root ::= (' }), (e) => e.status === 400);
+});
+
+test('refusals name the completion route\'s own fields', { skip }, async () => {
+  await assert.rejects(session.client.completions.create(
+    { model, prompt: 'x', max_tokens: 1, logit_bias: { 999999: 5 } }),
+  (e) => e.status === 400 && e.param === 'logit_bias');
+  await assert.rejects(session.client.completions.create(
+    { model, prompt: 'once upon a time '.repeat(2000), max_tokens: 1 }),
+  (e) => e.status === 400 && e.code === 'context_length_exceeded' && e.param === 'prompt');
+  await assert.rejects(session.client.responses.create(
+    { model, input: 'once upon a time '.repeat(2000), max_output_tokens: 16 }),
+  (e) => e.status === 400 && e.code === 'context_length_exceeded' && e.param === 'input');
+});

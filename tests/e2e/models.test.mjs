@@ -37,9 +37,9 @@ before(async () => {
   copyFileSync(sharedModel('tiny-qwen3-f16.gguf'), path.join(dir, 'tiny-qwen3-f16.gguf'));
   copyFileSync(sharedModel('tiny-llama3-f16.gguf'), path.join(dir, 'more', 'tiny-llama3-f16.gguf'));
   copyFileSync(sharedModel('tiny-qwen2-f16.gguf'), path.join(dir, 'tiny-qwen2-f16.gguf'));
-  // Not models: a link leading out of the directory, and a file that is
-  // not GGUF.
-  symlinkSync(sharedModel('stories260K.gguf'), path.join(dir, 'outside.gguf'));
+  // A link the operator placed into another folder (a download cache's
+  // layout) is served; a file that is not GGUF is not a model.
+  symlinkSync(sharedModel('stories260K.gguf'), path.join(dir, 'linked.gguf'));
   writeFileSync(path.join(dir, 'notes.gguf'), 'not a model');
   for (const model of models) {
     const file = model === 'tiny-llama3-f16' ? path.join(dir, 'more', `${model}.gguf`) : path.join(dir, `${model}.gguf`);
@@ -67,14 +67,15 @@ test('--models serves every model in the directory, each loaded when a request n
   try {
     const client = clientFor(server);
     const listed = (await client.models.list()).data;
-    assert.deepEqual(listed.map((m) => [m.id, m.state]).sort(), models.map((m) => [m, 'unloaded']).sort());
+    assert.deepEqual(listed.map((m) => [m.id, m.state]).sort(),
+      [...models, 'linked'].map((m) => [m, 'unloaded']).sort());
     for (const model of models) {
       assert.equal(await complete(client, model, prompts[0]), expected[model][prompts[0]], model);
     }
     const after = (await client.models.list()).data;
-    assert.deepEqual(after.map((m) => m.state), ['loaded', 'loaded', 'loaded']);
+    assert.deepEqual(after.filter((m) => models.includes(m.id)).map((m) => m.state), ['loaded', 'loaded', 'loaded']);
     assert.equal(after.find((m) => m.id === 'tiny-qwen3-f16').context_length, 256);
-    for (const name of ['../tiny-qwen3-f16', '/etc/passwd', 'outside', 'notes', 'more/tiny-llama3-f16']) {
+    for (const name of ['../tiny-qwen3-f16', '/etc/passwd', 'outside', 'notes', 'more/tiny-llama3-f16', 'linked.gguf']) {
       await assert.rejects(complete(client, name, 'x'), (error) => {
         assert.ok(error instanceof OpenAI.NotFoundError, name);
         assert.equal(error.code, 'model_not_found');

@@ -14,7 +14,7 @@ TEST(AdmissionOrder, TurnsComeInArrivalOrder) {
   AdmissionOrder order;
   std::vector<int> admitted;
   std::vector<AdmissionOrder::Ticket> tickets;
-  for (int i = 0; i < 4; ++i) tickets.push_back(order.take());
+  for (int i = 0; i < 4; ++i) tickets.push_back(*order.take());
   auto admit = [&](int i) -> asio::awaitable<void> {
     co_await tickets[static_cast<size_t>(i)].wait_turn();
     admitted.push_back(i);
@@ -31,7 +31,7 @@ TEST(AdmissionOrder, TurnsComeInArrivalOrder) {
   tickets[1].release();  // refused before its turn: not admitted, not in the way
   io.poll();
   EXPECT_EQ(admitted, (std::vector<int>{0, 2, 3}));
-  AdmissionOrder::Ticket late = order.take();
+  AdmissionOrder::Ticket late = *order.take();
   auto admit_late = [&]() -> asio::awaitable<void> {
     co_await late.wait_turn();
     admitted.push_back(4);
@@ -40,6 +40,17 @@ TEST(AdmissionOrder, TurnsComeInArrivalOrder) {
   io.restart();  // it ran out of work, which stops it
   io.poll();
   EXPECT_EQ(admitted, (std::vector<int>{0, 2, 3, 4}));
+}
+
+TEST(AdmissionOrder, ARequestCountsFromItsArrivalUpToTheCapacity) {
+  AdmissionOrder order;
+  order.set_capacity(2);
+  std::optional<AdmissionOrder::Ticket> first = order.take();
+  std::optional<AdmissionOrder::Ticket> second = order.take();
+  ASSERT_TRUE(first && second);
+  EXPECT_FALSE(order.take());  // both still render their prompts
+  first->release();
+  EXPECT_TRUE(order.take());  // the third's place, given back when it goes
 }
 
 }  // namespace

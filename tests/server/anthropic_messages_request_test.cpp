@@ -147,6 +147,16 @@ TEST(MessagesRequest, StopSequencesAreNotLimitedToFour) {
   EXPECT_EQ(chat.stop.size(), 6u);
 }
 
+TEST(MessagesRequest, StopSequencesAreBounded) {
+  EXPECT_EQ(accepted(with(minimal(), "stop_sequences", json(std::vector<std::string>(256, "x"))))
+                .stop.size(),
+            256u);
+  ApiError many =
+      refused(with(minimal(), "stop_sequences", json(std::vector<std::string>(257, "x"))));
+  EXPECT_EQ(many.param, "stop_sequences");
+  EXPECT_NE(many.message.find("at most 256"), std::string::npos);
+}
+
 TEST(MessagesRequest, CountTokensNeedsNoMaxTokens) {
   json body = minimal();
   body.erase("max_tokens");

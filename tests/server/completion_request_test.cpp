@@ -60,6 +60,19 @@ CompletionRequest accepted(const json& body) {
   return std::get<CompletionRequest>(result);
 }
 
+TEST(CompletionRequest, GrammarAndResponseFormatAreRead) {
+  json with_grammar = minimal();
+  with_grammar["grammar"] = "root ::= \"a\"";
+  EXPECT_EQ(accepted(with_grammar).grammar, "root ::= \"a\"");
+  json with_format = minimal();
+  with_format["response_format"] = {{"type", "json_object"}};
+  EXPECT_EQ(accepted(with_format).response_format.kind, ResponseFormat::Kind::kJsonObject);
+  with_format["grammar"] = "root ::= \"a\"";
+  auto both = parse_completion_request(with_format, limits());
+  ASSERT_TRUE(std::holds_alternative<ApiError>(both));
+  EXPECT_EQ(std::get<ApiError>(both).param, "grammar");
+}
+
 // lm-evaluation-harness scores a continuation with echo, logprobs and no
 // (or one) generated token, the prompt given as text or token ids.
 TEST(CompletionRequest, EchoScoringAsEvaluationHarnessesSendIt) {

@@ -24,6 +24,7 @@ class HttpServerTest : public ::testing::Test {
 
   void start(HttpOptions options) {
     options.port = 0;
+    options.allowed_hosts = {"x"};  // the host the raw requests below name
     options.max_body_bytes = 1024;
     options.max_header_bytes = 2048;
     if (options.header_timeout == HttpOptions{}.header_timeout) {
@@ -42,6 +43,10 @@ class HttpServerTest : public ::testing::Test {
                   co_await ex.respond(http::status::ok, ex.request().body(), "text/plain");
                 },
                 true, /*json_body=*/true});
+    router.add({http::verb::get, "/busy", [](HttpExchange& ex) -> asio::awaitable<void> {
+                  ApiError error{503, "server_error", "Busy.", std::nullopt, "server_busy"};
+                  co_await ex.respond_error(error);
+                }});
     router.add({http::verb::get, "/events", [](HttpExchange& ex) -> asio::awaitable<void> {
                   if (!co_await ex.begin_event_stream()) co_return;
                   for (int i = 0; i < 3; ++i) {
@@ -238,6 +243,12 @@ TEST_F(HttpServerTest, EventStreamIsChunkedServerSentEvents) {
   EXPECT_NE(response.find("\r\n0\r\n\r\n"), std::string::npos);
 }
 
+TEST_F(HttpServerTest, ATransientRefusalSaysWhenToRetry) {
+  std::string response = exchange("GET /busy HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n");
+  EXPECT_EQ(status_of(response), 503);
+  EXPECT_NE(response.find("Retry-After: 1\r\n"), std::string::npos) << response;
+}
+
 TEST_F(HttpServerTest, HeadIsAnsweredAsGetWithoutTheBody) {
   std::string response = exchange("HEAD /health HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n");
   EXPECT_EQ(status_of(response), 200);
@@ -274,6 +285,42 @@ TEST_F(HttpServerTest, CodingsOtherThanChunkedAreRefusedNotMisread) {
   std::string plain_chunked =
       std::string(kEchoHead) + "Transfer-Encoding: chunked\r\n\r\n2\r\n{}\r\n0\r\n\r\n";
   EXPECT_EQ(status_of(exchange(plain_chunked)), 200);
+}
+
+TEST_F(HttpServerTest, AForeignHostIsRefusedOnLoopback) {
+  std::string response =
+      exchange("GET /health HTTP/1.1\r\nHost: evil.example:8080\r\nConnection: close\r\n\r\n");
+  EXPECT_EQ(status_of(response), 403);
+  EXPECT_NE(response.find("host_not_allowed"), std::string::npos);
+  EXPECT_EQ(status_of(exchange(
+                "GET /health HTTP/1.1\r\nHost: localhost:8080\r\nConnection: close\r\n\r\n")),
+            200);
+}
+
+TEST_F(HttpServerTest, OnlyAllowedOriginsGetCorsHeadersAndPreflights) {
+  std::string foreign = exchange(
+      "GET /health HTTP/1.1\r\nHost: 127.0.0.1\r\nOrigin: https://evil.example\r\n"
+      "Connection: close\r\n\r\n");
+  EXPECT_EQ(status_of(foreign), 403);
+  EXPECT_NE(foreign.find("origin_not_allowed"), std::string::npos);
+  EXPECT_EQ(foreign.find("Access-Control-Allow-Origin"), std::string::npos);
+  std::string local = exchange(
+      "GET /health HTTP/1.1\r\nHost: 127.0.0.1\r\nOrigin: http://localhost:5173\r\n"
+      "Connection: close\r\n\r\n");
+  EXPECT_EQ(status_of(local), 200);
+  EXPECT_NE(local.find("Access-Control-Allow-Origin: http://localhost:5173\r\n"),
+            std::string::npos);
+  std::string preflight = exchange(
+      "OPTIONS /echo HTTP/1.1\r\nHost: 127.0.0.1\r\nOrigin: http://localhost:5173\r\n"
+      "Access-Control-Request-Method: POST\r\n"
+      "Access-Control-Request-Headers: content-type, authorization\r\nConnection: close\r\n\r\n");
+  EXPECT_EQ(status_of(preflight), 204);
+  EXPECT_NE(preflight.find("Access-Control-Allow-Headers: content-type, authorization"),
+            std::string::npos);
+  std::string foreign_preflight = exchange(
+      "OPTIONS /echo HTTP/1.1\r\nHost: 127.0.0.1\r\nOrigin: https://evil.example\r\n"
+      "Access-Control-Request-Method: POST\r\nConnection: close\r\n\r\n");
+  EXPECT_EQ(status_of(foreign_preflight), 403);
 }
 
 class HttpServerAuthTest : public HttpServerTest {

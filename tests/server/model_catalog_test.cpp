@@ -1,6 +1,6 @@
 // The models `serve --models DIR` offers: every GGUF model under the
-// directory by its file name, and nothing a name or a link could reach
-// outside it.
+// directory by its file name, links the operator placed included, and
+// nothing a name or a link swapped in later could reach.
 
 #include "server/models/model_catalog.h"
 
@@ -39,15 +39,44 @@ TEST(ModelCatalog, FindsModelsInSubfoldersByFileNameAndLeavesOutTheRest) {
   ASSERT_TRUE(catalog.ok()) << catalog.error().describe();
   std::vector<std::string> names;
   for (const CatalogEntry& entry : catalog->entries()) names.push_back(entry.name);
-  EXPECT_EQ(names, (std::vector<std::string>{"small", "stories"}));
+  EXPECT_EQ(names, (std::vector<std::string>{"small", "outside", "stories"}));
   const CatalogEntry* small = catalog->find("small");
   ASSERT_NE(small, nullptr);
   EXPECT_EQ(small->path, fs::canonical(dir / "more" / "small.gguf").string());
   EXPECT_EQ(small->architecture, "llama");
   EXPECT_GT(small->file_bytes, 0u);
-  for (const char* name : {"outside", "notes", "more/small", "../catalog-models/stories", ""}) {
+  const CatalogEntry* linked = catalog->find("outside");
+  ASSERT_NE(linked, nullptr);  // a link into a download cache is followed
+  EXPECT_EQ(linked->path, fs::canonical(testing::shared_path("models/small-llama-q8_0.gguf")));
+  EXPECT_TRUE(ModelCatalog::check_unchanged(*linked).ok());
+  for (const char* name : {"notes", "more/small", "../catalog-models/stories", ""}) {
     EXPECT_EQ(catalog->find(name), nullptr) << name;
   }
+}
+
+TEST(ModelCatalog, ALinkSwappedAfterTheScanLoadsNothing) {
+  INGOT_REQUIRE_SHARED();
+  const fs::path dir = fresh_dir("catalog-swapped");
+  fs::copy_file(testing::shared_path("models/stories260K.gguf"), dir / "real.gguf");
+  fs::create_symlink(dir / "real.gguf", dir / "linked.gguf");
+  fs::create_symlink(dir / "nowhere", dir / "dangling.gguf");  // skipped, the scan goes on
+  std::ofstream(dir / "zz-secret.txt") << "not for clients";
+  auto catalog = ModelCatalog::scan(dir.string());
+  ASSERT_TRUE(catalog.ok()) << catalog.error().describe();
+  ASSERT_EQ(catalog->entries().size(), 2u);
+  const CatalogEntry* linked = catalog->find("linked");
+  ASSERT_NE(linked, nullptr);
+  EXPECT_TRUE(ModelCatalog::check_unchanged(*linked).ok());
+  // The link now leads elsewhere: its load is refused.
+  fs::remove(dir / "linked.gguf");
+  fs::create_symlink(dir / "zz-secret.txt", dir / "linked.gguf");
+  EXPECT_FALSE(ModelCatalog::check_unchanged(*linked).ok());
+  // The file itself replaced (another inode at the same path): refused too.
+  const CatalogEntry* real = catalog->find("real");
+  ASSERT_NE(real, nullptr);
+  fs::copy_file(testing::shared_path("models/stories260K.gguf"), dir / "replacement");
+  fs::rename(dir / "replacement", dir / "real.gguf");
+  EXPECT_FALSE(ModelCatalog::check_unchanged(*real).ok());
 }
 
 TEST(ModelCatalog, TwoFilesOfOneNameAreAnErrorNamingBoth) {

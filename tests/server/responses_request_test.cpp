@@ -183,7 +183,7 @@ TEST(ResponsesRequest, RefusalsNameTheirField) {
                   R"([{"role": "user", "content": [{"type": "input_image", "image_url": "x"}]}])")))
           .param,
       "input");
-  EXPECT_EQ(refused(with(minimal(), "tools", json::parse(R"([{"type": "web_search"}])"))).param,
+  EXPECT_EQ(refused(with(minimal(), "tools", json::parse(R"([{"name": "typeless"}])"))).param,
             "tools");
   EXPECT_EQ(
       refused(with(minimal(), "tool_choice", json::parse(R"({"type": "file_search"})"))).param,
@@ -197,8 +197,27 @@ TEST(ResponsesRequest, RefusalsNameTheirField) {
   EXPECT_EQ(refused(with(minimal(), "previous_response_id", 7)).param, "previous_response_id");
 }
 
+// Codex sends a hosted web_search tool by default: it is left out, named,
+// and the function tools beside it are kept.
+TEST(ResponsesRequest, HostedToolsAreLeftOutAndNamed) {
+  ResponsesRequest request = accepted(with(minimal(), "tools", json::parse(R"([
+      {"type": "web_search"},
+      {"type": "function", "name": "shell", "parameters": {"type": "object"}},
+      {"type": "file_search", "vector_store_ids": ["v"]}])")));
+  ASSERT_EQ(request.chat.tools.size(), 1u);
+  EXPECT_EQ(request.chat.tools[0]["function"]["name"], "shell");
+  EXPECT_EQ(request.dropped_tools, (std::vector<std::string>{"web_search", "file_search"}));
+  // Forcing one is still refused: the model cannot call it.
+  json forced = with(minimal(), "tools", json::parse(R"([{"type": "web_search"}])"));
+  EXPECT_EQ(refused(with(forced, "tool_choice", json::parse(R"({"type": "web_search"})"))).param,
+            "tool_choice");
+}
+
 TEST(ResponsesRequest, TheChatChecksSpeakOfTheResponsesFields) {
-  EXPECT_EQ(refused(with(minimal(), "max_output_tokens", 0)).param, "max_output_tokens");
+  ApiError zero = refused(with(minimal(), "max_output_tokens", 0));
+  EXPECT_EQ(zero.param, "max_output_tokens");
+  EXPECT_EQ(zero.message.find("'max_tokens'"), std::string::npos) << zero.message;
+  EXPECT_NE(zero.message.find("'max_output_tokens'"), std::string::npos) << zero.message;
   EXPECT_EQ(refused(with(minimal(), "reasoning", {{"effort", "extreme"}})).param,
             "reasoning.effort");
   ApiError unknown_model = refused(with(minimal(), "model", "other"));

@@ -33,7 +33,7 @@ json without_ids(json items) {
 
 TEST(ResponsesResponse, TheWholeResponseHasItsItemsInOrderAndItsUsage) {
   tools::ParsedReply reply{"Hello", {{"call_1", "f", "{\"a\":1}"}}};
-  const json output = output_items("think", reply);
+  const json output = output_items("think", reply, {}, finished(engine::FinishReason::kStop));
   const engine::FinishEvent finish = finished(engine::FinishReason::kStop);
   const json response = response_object(frame(), output, &finish);
   EXPECT_EQ(response["object"], "response");
@@ -55,7 +55,7 @@ TEST(ResponsesResponse, ACallToANamespacedFunctionIsNamedAsTheApiNamesIt) {
   const ToolNamespaces namespaces = {{"agents__spawn", {"agents", "spawn"}}};
   tools::ParsedReply reply{std::nullopt,
                            {{"call_1", "agents__spawn", "{}"}, {"call_2", "plain", "{}"}}};
-  const json output = output_items("", reply, namespaces);
+  const json output = output_items("", reply, namespaces, finished(engine::FinishReason::kStop));
   ASSERT_EQ(output.size(), 2u);
   EXPECT_EQ(output[0]["name"], "spawn");
   EXPECT_EQ(output[0]["namespace"], "agents");
@@ -75,6 +75,21 @@ TEST(ResponsesResponse, AReplyCutByItsTokenLimitIsIncomplete) {
   const json response = response_object(frame(), json::array(), &finish);
   EXPECT_EQ(response["status"], "incomplete");
   EXPECT_EQ(response["incomplete_details"]["reason"], "max_output_tokens");
+}
+
+TEST(ResponsesResponse, ACallCutByTheTokenLimitIsAnIncompleteItem) {
+  tools::ParsedReply reply{std::nullopt, {{"call_1", "f", "{\"a\": "}}};
+  const json whole = output_items("", reply, {}, finished(engine::FinishReason::kLength));
+  EXPECT_EQ(whole.back()["status"], "incomplete");
+  EXPECT_EQ(output_items("", reply, {}, finished(engine::FinishReason::kStop)).back()["status"],
+            "completed");
+
+  ResponseEvents writer(frame());
+  writer.start();
+  writer.tool_call({0, "call_1", "f", "{\"a\": "});
+  std::vector<StreamEvent> end = writer.finish(finished(engine::FinishReason::kLength));
+  EXPECT_EQ(writer.output().back()["status"], "incomplete");
+  EXPECT_EQ(end.back().data["type"], "response.incomplete");
 }
 
 TEST(ResponsesResponse, IdsAreLongAndNeverRepeat) {
@@ -134,7 +149,8 @@ TEST(ResponsesResponse, AStreamFoldsToTheWholeResponse) {
   EXPECT_EQ(events[1].name, "response.in_progress");
   EXPECT_EQ(events.back().name, "response.completed");
   tools::ParsedReply reply{"Hello", {{"call_1", "f", "{\"a\":1}"}}};
-  EXPECT_EQ(without_ids(snapshot["output"]), without_ids(output_items("think", reply)));
+  EXPECT_EQ(without_ids(snapshot["output"]),
+            without_ids(output_items("think", reply, {}, finished(engine::FinishReason::kStop))));
   EXPECT_EQ(writer.output(), snapshot["output"]);
 }
 

@@ -268,11 +268,20 @@ Found translate_tool_choice(const json& body, json& openai) {
   return std::nullopt;
 }
 
+// Each generated token is checked against every stop string: their number
+// is bounded so that one request cannot slow every stream.
+constexpr size_t kMaxStopSequences = 256;
+
 Found translate_stop_sequences(const json& body, std::vector<std::string>& stop) {
   const json* it = given(body, "stop_sequences");
   if (it == nullptr) return std::nullopt;
   if (!it->is_array())
     return Problem{"'stop_sequences' must be a list of strings.", "stop_sequences"};
+  if (it->size() > kMaxStopSequences) {
+    return Problem{
+        "'stop_sequences' may hold at most " + std::to_string(kMaxStopSequences) + " strings.",
+        "stop_sequences"};
+  }
   for (const json& sequence : *it) {
     if (!sequence.is_string() || sequence.get<std::string>().empty()) {
       return Problem{"'stop_sequences' must hold non-empty strings.", "stop_sequences"};

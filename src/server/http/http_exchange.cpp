@@ -2,6 +2,8 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
+
 namespace ingot::server {
 
 HttpExchange::HttpExchange(beast::tcp_stream& stream, HttpRequest request,
@@ -56,8 +58,16 @@ asio::awaitable<void> HttpExchange::respond_error(
     ApiError error, std::vector<std::pair<std::string, std::string>> headers) {
   const ErrorDialect dialect = dialect_for_path(path());
   std::string body = error.to_json(dialect);
-  co_await respond(static_cast<http::status>(error.status_in(dialect)), std::move(body),
-                   "application/json", std::move(headers));
+  const int status = error.status_in(dialect);
+  // Busy, overloaded or failing for now: the client may try again, and
+  // its SDK waits as long as this says.
+  const bool transient = status == 429 || status == 503 || status == 529;
+  const bool says_when = std::any_of(headers.begin(), headers.end(), [](const auto& header) {
+    return beast::iequals(header.first, "Retry-After");
+  });
+  if (transient && !says_when) headers.emplace_back("Retry-After", "1");
+  co_await respond(static_cast<http::status>(status), std::move(body), "application/json",
+                   std::move(headers));
 }
 
 asio::awaitable<bool> HttpExchange::begin_event_stream() {

@@ -6,6 +6,7 @@
 #include <cstdint>
 #include <optional>
 #include <string>
+#include <vector>
 
 namespace ingot::server {
 
@@ -36,6 +37,12 @@ struct HttpOptions {
   // descriptor limit. At the cap the oldest idle keep-alive connection is
   // closed for a new one; with none idle, new ones wait in the backlog.
   size_t max_connections = 0;
+  // Listening on loopback, a request's Host must name a loopback host or
+  // one of these (--allowed-host; "*" any): the DNS-rebinding guard.
+  std::vector<std::string> allowed_hosts;
+  // Origins whose pages may call the server besides loopback ones
+  // (--cors-origin; "*" any).
+  std::vector<std::string> cors_origins;
 };
 
 }  // namespace ingot::server

@@ -7,6 +7,7 @@
 #include <limits>
 
 #include "server/http/bearer_auth.h"
+#include "server/http/browser_boundary.h"
 #include "server/http/lingering_close.h"
 
 namespace ingot::server {
@@ -95,6 +96,7 @@ Status HttpServer::listen() {
   if (ec) return Error(ErrorKind::kIo, "cannot listen on " + where + ": " + ec.message());
   bound_port_ = acceptor_.local_endpoint().port();
   max_connections_ = connection_capacity(options_.max_connections);
+  browser_ = {is_loopback_address(options_.host), options_.allowed_hosts, options_.cors_origins};
   asio::co_spawn(io_, accept_loop(), asio::detached);
   return {};
 }
@@ -214,9 +216,21 @@ asio::awaitable<bool> HttpServer::serve_one(Connection& connection, beast::flat_
   const auto& header = parser.get();
   std::string_view target(header.target().data(), header.target().size());
   std::string_view path = target.substr(0, target.find('?'));
+  Headers cors;
+  if (auto refusal = refuse_from_browser(header, cors)) {
+    count_answer({}, refusal->status);
+    connection.become_idle();
+    co_await reject(stream, header.version(), std::move(*refusal), {}, dialect_for_path(path));
+    co_return false;
+  }
+  if (!cors.empty() && header.method() == http::verb::options) {
+    co_await answer_preflight(stream, header, std::move(cors));
+    connection.become_idle();
+    co_return parser.is_done() && header.keep_alive();
+  }
   Router::Match match = router_.match(header.method(), path);
   if (auto refusal = refuse_early(match, parser)) {
-    std::vector<std::pair<std::string, std::string>> extra;
+    Headers extra = cors;
     if (refusal->status == 405) extra.emplace_back("Allow", match.allowed);
     if (refusal->status == 401) extra.emplace_back("WWW-Authenticate", "Bearer");
     ApiError error = std::move(*refusal);
@@ -247,6 +261,7 @@ asio::awaitable<bool> HttpServer::serve_one(Connection& connection, beast::flat_
 
   HttpExchange exchange(stream, parser.release(), options_.slow_client_timeout);
   exchange.set_authorized(carries_key(exchange.request()));
+  for (auto& [name, value] : cors) exchange.add_header(name, value);
   exchange.record().route = std::string(path);
   std::string method(http::to_string(exchange.request().method()));
   try {
@@ -326,6 +341,59 @@ std::optional<ApiError> HttpServer::refuse_early(
     }
   }
   return std::nullopt;
+}
+
+// A request a browser sent for a page the server does not serve: a Host
+// that names another site while the server listens on loopback (DNS
+// rebinding), or an Origin the server does not allow. For an allowed
+// Origin, `cors` gets the headers that let its page read the answer.
+std::optional<ApiError> HttpServer::refuse_from_browser(const http::fields& header,
+                                                        Headers& cors) const {
+  auto text = [&](http::field name) {
+    auto it = header.find(name);
+    return it == header.end() ? std::string_view()
+                              : std::string_view(it->value().data(), it->value().size());
+  };
+  const std::string_view host = text(http::field::host);
+  if (!host_allowed(browser_, host)) {
+    return ApiError{403, "invalid_request_error",
+                    "The Host '" + std::string(host) +
+                        "' does not name this server; start it with --allowed-host to allow it.",
+                    std::nullopt, "host_not_allowed"};
+  }
+  if (header.find(http::field::origin) == header.end()) return std::nullopt;
+  const std::string_view origin = text(http::field::origin);
+  if (!origin_allowed(browser_, origin, host)) {
+    return ApiError{403, "invalid_request_error",
+                    "Pages of '" + std::string(origin) +
+                        "' may not call this server; start it with --cors-origin to allow them.",
+                    std::nullopt, "origin_not_allowed"};
+  }
+  cors = {{"Access-Control-Allow-Origin", std::string(origin)},
+          {"Vary", "Origin"},
+          {"Access-Control-Expose-Headers", "Retry-After, x-ingot-relaxed, x-ingot-dropped-tools"}};
+  return std::nullopt;
+}
+
+// A CORS preflight from an allowed origin: any method and the headers it
+// asks for (Authorization, Content-Type, the SDKs' own).
+asio::awaitable<void> HttpServer::answer_preflight(beast::tcp_stream& stream,
+                                                   const http::request<http::string_body>& header,
+                                                   Headers cors) {
+  http::response<http::empty_body> response{http::status::no_content, header.version()};
+  response.set(http::field::server, "ingot");
+  for (auto& [name, value] : cors) response.set(name, value);
+  response.set(http::field::access_control_allow_methods, "GET, HEAD, POST, DELETE, OPTIONS");
+  if (auto asked = header.find(http::field::access_control_request_headers);
+      asked != header.end()) {
+    response.set(http::field::access_control_allow_headers, asked->value());
+  }
+  response.set(http::field::access_control_max_age, "600");
+  response.keep_alive(header.keep_alive());
+  boost::system::error_code ec;
+  stream.expires_after(std::chrono::seconds(10));
+  co_await http::async_write(stream, response, asio::redirect_error(asio::use_awaitable, ec));
+  stream.expires_never();
 }
 
 // Whether the request carries the server's key; every request does when

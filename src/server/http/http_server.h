@@ -11,6 +11,7 @@
 #include <set>
 #include <string_view>
 
+#include "server/http/browser_boundary.h"
 #include "server/http/http_options.h"
 #include "server/http/router.h"
 #include "util/status.h"
@@ -63,6 +64,11 @@ class HttpServer {
   asio::awaitable<void> reject(beast::tcp_stream& stream, unsigned version, ApiError error,
                                std::vector<std::pair<std::string, std::string>> headers = {},
                                ErrorDialect dialect = ErrorDialect::kOpenAI);
+  using Headers = std::vector<std::pair<std::string, std::string>>;
+  std::optional<ApiError> refuse_from_browser(const http::fields& header, Headers& cors) const;
+  asio::awaitable<void> answer_preflight(beast::tcp_stream& stream,
+                                         const http::request<http::string_body>& header,
+                                         Headers cors);
   ApiError body_too_large() const;
   bool carries_key(const http::fields& header) const;
   std::optional<ApiError> refuse_early(const Router::Match& match,
@@ -77,6 +83,7 @@ class HttpServer {
   tcp::acceptor acceptor_{io_};
   uint16_t bound_port_ = 0;
   size_t max_connections_ = 0;
+  BrowserPolicy browser_;
   // Woken when a connection closes: the accept loop waits on it for room.
   asio::steady_timer connection_closed_{io_};
   bool short_of_descriptors_ = false;

@@ -1,9 +1,11 @@
 #include "server/models/model_catalog.h"
 
 #include <spdlog/spdlog.h>
+#include <sys/stat.h>
 
 #include <algorithm>
 #include <filesystem>
+#include <optional>
 
 #include "gguf/reader.h"
 
@@ -12,12 +14,27 @@ namespace fs = std::filesystem;
 
 namespace {
 
-bool inside(const fs::path& path, const fs::path& dir) {
-  const auto [dir_end, path_it] = std::mismatch(dir.begin(), dir.end(), path.begin(), path.end());
-  return dir_end == dir.end() && path_it != path.end();
+std::optional<FileIdentity> identity_of(const std::string& path) {
+  struct stat info {};
+  if (::stat(path.c_str(), &info) != 0 || !S_ISREG(info.st_mode)) return std::nullopt;
+  return FileIdentity{uint64_t(info.st_dev), uint64_t(info.st_ino)};
 }
 
 }  // namespace
+
+Status ModelCatalog::check_unchanged(const CatalogEntry& entry) {
+  if (entry.listed_path.empty()) return {};  // given whole (of_entries)
+  std::error_code error;
+  const fs::path real = fs::canonical(entry.listed_path, error);
+  const std::optional<FileIdentity> now = identity_of(entry.path);
+  if (error || real.string() != entry.path || !now || now->device != entry.identity.device ||
+      now->inode != entry.identity.inode) {
+    return Error(ErrorKind::kPermissionDenied,
+                 entry.listed_path + " is no longer the file found at start-up (" + entry.path +
+                     "); restart the server to serve what is there now");
+  }
+  return {};
+}
 
 Result<ModelCatalog> ModelCatalog::scan(const std::string& dir) {
   std::error_code error;
@@ -29,12 +46,14 @@ Result<ModelCatalog> ModelCatalog::scan(const std::string& dir) {
   for (auto it = fs::recursive_directory_iterator(root, error);
        !error && it != fs::recursive_directory_iterator(); it.increment(error)) {
     if (it->path().extension() != ".gguf") continue;
+    // A link the operator placed is followed wherever it leads.
     const fs::path real = fs::canonical(it->path(), error);
-    if (error || !fs::is_regular_file(real)) continue;
-    if (!inside(real, root)) {
-      spdlog::warn("--models: {} leads outside {}; not served", it->path().string(), root.string());
+    if (error) {
+      spdlog::warn("--models: {} leads nowhere; not served", it->path().string());
+      error.clear();
       continue;
     }
+    if (!fs::is_regular_file(real)) continue;
     files.push_back(it->path().string());
   }
   if (error) return invalid_argument("--models " + dir + ": " + error.message());
@@ -75,6 +94,10 @@ Status ModelCatalog::add(const std::string& path, std::vector<std::string>* adap
   CatalogEntry entry;
   entry.name = fs::path(path).stem().string();
   entry.path = fs::canonical(path).string();
+  entry.listed_path = path;
+  std::optional<FileIdentity> identity = identity_of(entry.path);
+  if (!identity) return {};  // gone since it was opened
+  entry.identity = *identity;
   entry.file_bytes = file->file_size();
   entry.architecture = std::string(metadata.architecture());
   const std::string context_key = entry.architecture + ".context_length";

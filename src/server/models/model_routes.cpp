@@ -38,7 +38,8 @@ ApiError api_error_from(const RegistryRefusal& refused) {
     case Reason::kDraining:
       return unavailable("The server is shutting down.");
     case Reason::kLoadFailed:
-      return unavailable("The model '" + name + "' failed to load: " + refused.detail);
+      // The cause names server paths: it goes to the log, not the client.
+      return unavailable("The model '" + name + "' failed to load; the server's log says why.");
     case Reason::kTooManyWaiting:
       return unavailable("Too many requests are waiting for models to load; retry later.");
     case Reason::kLoadTimedOut:

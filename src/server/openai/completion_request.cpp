@@ -84,6 +84,8 @@ CompletionRequestOrError parse_completion_request(const json& body, const Reques
   check_legacy_logprobs(v, request);
   check_logit_bias(v, request);
   check_extensions(v, request);
+  check_response_format(v, request);
+  check_grammar(v, request);
   request.echo = v.boolean("echo").value_or(false);
   if (v.failed()) return v.take_error();
   return request;

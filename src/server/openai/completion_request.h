@@ -15,10 +15,13 @@
 
 #include "server/api_error.h"
 #include "server/openai/generation_fields.h"
+#include "server/openai/structured_output_fields.h"
 
 namespace ingot::server {
 
-struct CompletionRequest : GenerationFields {
+// `response_format` and `grammar` constrain the completion as they do a
+// chat reply; there are no tools.
+struct CompletionRequest : GenerationFields, StructuredOutputFields {
   std::string prompt;               // a text prompt, or
   std::vector<int32_t> prompt_ids;  // one already tokenized (then `prompt` is empty)
   bool echo = false;                // the reply starts with the prompt

@@ -1,6 +1,7 @@
 #include "server/responses/responses_request.h"
 
 #include <algorithm>
+#include <cstring>
 #include <string>
 #include <utility>
 
@@ -274,9 +275,12 @@ Found add_namespace(const json& space, const std::string& at, json& out,
   return std::nullopt;
 }
 
-// Function tools and namespaces of them, in the chat request's nesting;
-// hosted tools are not something a local model runs.
-Found translate_tools(const json& body, json& openai, ToolNamespaces& namespaces) {
+// Function tools and namespaces of them, in the chat request's nesting.
+// Hosted tools (web_search, file_search...) are not something a local
+// model runs: they are left out of the prompt and named in `dropped`, so
+// that a client sending one by default (Codex) still works.
+Found translate_tools(const json& body, json& openai, ToolNamespaces& namespaces,
+                      std::vector<std::string>& dropped) {
   const json* tools = given(body, "tools");
   if (tools == nullptr) return std::nullopt;
   if (!tools->is_array()) return Problem{"'tools' must be a list.", "tools"};
@@ -289,8 +293,10 @@ Found translate_tools(const json& body, json& openai, ToolNamespaces& namespaces
       if (Found problem = add_namespace(tool, at, out, namespaces)) return problem;
     } else if (type == "function") {
       out.push_back(chat_tool(tool, tool.contains("name") ? tool["name"] : json(nullptr)));
+    } else if (type.empty()) {
+      return Problem{at + " must be an object with a string 'type'.", "tools"};
     } else {
-      return refuse_tool_type(at, type);
+      dropped.push_back(type);
     }
   }
   if (!out.empty()) openai["tools"] = std::move(out);
@@ -387,9 +393,15 @@ ApiError in_responses_terms(ApiError error) {
       {"max_tokens", "max_output_tokens"},
       {"response_format", "text.format"},
       {"reasoning_effort", "reasoning.effort"}};
-  if (!error.param) return error;
   for (const auto& [chat, responses] : kNames) {
-    if (*error.param == chat) error.param = responses;
+    if (error.param && *error.param == chat) error.param = responses;
+    // The message quotes the field too: 'max_tokens' must be...
+    const std::string quoted = std::string("'") + chat + "'";
+    for (size_t at = error.message.find(quoted); at != std::string::npos;
+         at = error.message.find(quoted, at)) {
+      error.message.replace(at, quoted.size(), std::string("'") + responses + "'");
+      at += std::strlen(responses) + 2;
+    }
   }
   return error;
 }
@@ -452,7 +464,9 @@ ResponsesRequestOrError parse_responses_request(const json& body, const RequestL
   request.conversation = prior;
   for (const json& item : input) request.conversation.push_back(item);
   if (!problem) problem = translate_conversation(request.conversation, prior.size(), messages);
-  if (!problem) problem = translate_tools(body, openai, request.tool_namespaces);
+  if (!problem) {
+    problem = translate_tools(body, openai, request.tool_namespaces, request.dropped_tools);
+  }
   if (!problem) problem = translate_tool_choice(body, openai);
   if (!problem) problem = translate_text(body, openai);
   if (!problem) problem = translate_reasoning(body, openai);

@@ -22,6 +22,7 @@
 #include <optional>
 #include <string>
 #include <variant>
+#include <vector>
 
 #include "server/api_error.h"
 #include "server/openai/chat_request.h"
@@ -41,6 +42,8 @@ struct ResponsesRequest {
   bool store = true;
   // The functions of namespace tools, as the model sees their names.
   ToolNamespaces tool_namespaces;
+  // The types of hosted tools left out of the prompt (web_search...).
+  std::vector<std::string> dropped_tools;
   // The request's settings as the response object repeats them
   // (instructions, max_output_tokens, tools, text, reasoning...).
   ordered_json settings = ordered_json::object();

@@ -93,7 +93,8 @@ ordered_json response_object(const ResponseFrame& frame, const ordered_json& out
 }
 
 ordered_json output_items(const std::string& reasoning, const tools::ParsedReply& reply,
-                          const ToolNamespaces& tool_namespaces) {
+                          const ToolNamespaces& tool_namespaces,
+                          const engine::FinishEvent& finish) {
   ordered_json output = ordered_json::array();
   if (!reasoning.empty()) output.push_back(reasoning_item(reasoning));
   if (reply.content && !reply.content->empty()) {
@@ -101,6 +102,10 @@ ordered_json output_items(const std::string& reasoning, const tools::ParsedReply
   }
   for (const tools::ToolCall& call : reply.tool_calls) {
     output.push_back(call_item(call.id, call.name, call.arguments, "completed", tool_namespaces));
+  }
+  // The item the token limit cut (a call's arguments may not parse) says so.
+  if (status_of(&finish) == "incomplete" && !output.empty() && output.back().contains("status")) {
+    output.back()["status"] = "incomplete";
   }
   return output;
 }
@@ -167,8 +172,8 @@ std::vector<StreamEvent> ResponseEvents::tool_call(const tools::ToolCallDelta& c
 
 std::vector<StreamEvent> ResponseEvents::finish(const engine::FinishEvent& finish) {
   std::vector<StreamEvent> out;
-  close(out);
   const std::string_view status = status_of(&finish);
+  close(out, status);
   const std::string type = status == "incomplete" ? "response.incomplete" : "response.completed";
   out.push_back(event(type, {{"response", response_object(frame_, output_, &finish)}}));
   return out;
@@ -198,17 +203,17 @@ void ResponseEvents::open(Item kind, ordered_json item, std::vector<StreamEvent>
 
 // The .done events carry the whole text (or arguments), then the item as
 // it ends, which joins the output.
-void ResponseEvents::close(std::vector<StreamEvent>& out) {
+void ResponseEvents::close(std::vector<StreamEvent>& out, std::string_view status) {
   if (open_ == Item::kNone) return;
   if (open_ == Item::kFunctionCall) {
-    item_["status"] = "completed";
+    item_["status"] = status;
     ordered_json done = place(false);
     done["name"] = item_["name"];
     done["arguments"] = item_["arguments"];
     out.push_back(event("response.function_call_arguments.done", std::move(done)));
   } else {
     const bool message = open_ == Item::kMessage;
-    if (message) item_["status"] = "completed";
+    if (message) item_["status"] = status;
     ordered_json done = place(true);
     done["text"] = item_["content"][0]["text"];
     if (message) done["logprobs"] = ordered_json::array();

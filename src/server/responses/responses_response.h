@@ -53,9 +53,10 @@ ordered_json usage_json(const engine::Usage& usage);
 ordered_json response_object(const ResponseFrame& frame, const ordered_json& output,
                              const engine::FinishEvent* finish);
 
-// The output of a whole reply: its reasoning, its text, its calls.
+// The output of a whole reply: its reasoning, its text, its calls; the
+// last item incomplete when max_output_tokens cut it.
 ordered_json output_items(const std::string& reasoning, const chat::tool_calls::ParsedReply& reply,
-                          const ToolNamespaces& tool_namespaces = {});
+                          const ToolNamespaces& tool_namespaces, const engine::FinishEvent& finish);
 
 using StreamEvent = server::StreamEvent;
 
@@ -81,7 +82,8 @@ class ResponseEvents {
   enum class Item { kNone, kReasoning, kMessage, kFunctionCall };
 
   void open(Item kind, ordered_json item, std::vector<StreamEvent>& out);
-  void close(std::vector<StreamEvent>& out);
+  // Ends the open item; `status` is what it ends as.
+  void close(std::vector<StreamEvent>& out, std::string_view status = "completed");
   StreamEvent event(std::string_view type, ordered_json fields);
   // output_index, item_id and, for a part, content_index.
   ordered_json place(bool with_content_index) const;

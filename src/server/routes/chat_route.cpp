@@ -49,11 +49,12 @@ asio::awaitable<void> serve_chat(HttpExchange& exchange, ServingContext& context
       co_await parse_request_or_answer<ChatRequest>(exchange, context, parse_chat_request);
   if (!parsed) co_return;
   const ChatRequest& request = *parsed;
-  AdmissionOrder::Ticket ticket = context.admission.take();
+  std::optional<AdmissionOrder::Ticket> ticket = co_await take_ticket_or_answer(exchange, context);
+  if (!ticket) co_return;
   auto generation = co_await off_io_thread(
       context, exchange, [&request, &context] { return build_chat_generation(request, context); });
   if (auto* error = std::get_if<ApiError>(&generation)) {
-    ticket.release();
+    ticket->release();
     co_await exchange.respond_error(std::move(*error));
     co_return;
   }
@@ -63,9 +64,9 @@ asio::awaitable<void> serve_chat(HttpExchange& exchange, ServingContext& context
   tool_calls.family = ready.tool_call_family;
   tool_calls.schemas = ready.tool_schemas;
   tool_calls.id_seed = ready.generation.sampling.seed;
-  co_await ticket.wait_turn();
+  co_await ticket->wait_turn();
   co_await submit_and_reply(exchange, context, std::move(ready.generation), request,
-                            ReplyShape::kChat, tool_calls, {}, std::move(ticket));
+                            ReplyShape::kChat, tool_calls, {}, std::move(*ticket));
 }
 
 }  // namespace

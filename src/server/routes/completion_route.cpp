@@ -6,6 +6,7 @@
 #include "server/routes/generative_model.h"
 #include "server/routes/parsed_request.h"
 #include "server/routes/prompt_building.h"
+#include "server/routes/reply_grammar.h"
 #include "server/routes/routes.h"
 
 namespace ingot::server {
@@ -31,7 +32,9 @@ asio::awaitable<void> serve_completion(HttpExchange& exchange, ServingContext& c
                                                           parse_completion_request);
   if (!parsed) co_return;
   const CompletionRequest& request = *parsed;
-  if (auto error = check_token_ids(request.prompt_ids, *context.format.tokenizer)) {
+  std::optional<ApiError> error = check_token_ids(request.prompt_ids, *context.format.tokenizer);
+  if (!error) error = check_logit_bias_ids(request, *context.format.tokenizer);
+  if (error) {
     co_await exchange.respond_error(std::move(*error));
     co_return;
   }
@@ -40,7 +43,8 @@ asio::awaitable<void> serve_completion(HttpExchange& exchange, ServingContext& c
     co_await exchange.respond_error(std::move(*error));
     co_return;
   }
-  AdmissionOrder::Ticket ticket = context.admission.take();
+  std::optional<AdmissionOrder::Ticket> ticket = co_await take_ticket_or_answer(exchange, context);
+  if (!ticket) co_return;
   // The prompt's ids and its text (echoed, and where logprob offsets
   // start), on the prompt pool like a chat prompt's rendering.
   auto [prompt, prompt_text] = co_await off_io_thread(context, exchange, [&request, &context] {
@@ -49,9 +53,20 @@ asio::awaitable<void> serve_completion(HttpExchange& exchange, ServingContext& c
     }
     return std::pair{request.prompt_ids, context.format.tokenizer->decode(request.prompt_ids)};
   });
+  auto constraint = co_await off_io_thread(context, exchange, [&request, &context] {
+    return reply_grammar_for(request, std::nullopt, std::nullopt, context.grammars);
+  });
+  if (auto* error = std::get_if<ApiError>(&constraint)) {
+    ticket->release();
+    co_await exchange.respond_error(std::move(*error));
+    co_return;
+  }
   engine::GenerationRequest generation;
   generation.prompt = std::move(prompt);
   generation.sampling = sampling_for(request, context);
+  if (auto& reply_grammar = std::get<std::optional<ReplyGrammar>>(constraint)) {
+    generation.sampling.grammar = std::move(reply_grammar->grammar);
+  }
   generation.lora = std::move(std::get<model::LoraSet>(lora));
   generation.max_tokens = static_cast<int32_t>(*request.max_tokens);
   generation.stop = request.stop;
@@ -60,9 +75,9 @@ asio::awaitable<void> serve_completion(HttpExchange& exchange, ServingContext& c
   TextEcho echo;
   echo.prompt_bytes = prompt_text.size();
   if (request.echo) echo.prompt = std::move(prompt_text);
-  co_await ticket.wait_turn();
+  co_await ticket->wait_turn();
   co_await submit_and_reply(exchange, context, std::move(generation), request, ReplyShape::kText,
-                            {}, std::move(echo), std::move(ticket));
+                            {}, std::move(echo), std::move(*ticket));
 }
 
 }  // namespace

@@ -75,7 +75,8 @@ asio::awaitable<void> serve_embeddings(HttpExchange& exchange, ServingContext& c
       });
   if (!parsed) co_return;
   const EmbeddingRequest& request = *parsed;
-  AdmissionOrder::Ticket ticket = context.admission.take();
+  std::optional<AdmissionOrder::Ticket> ticket = co_await take_ticket_or_answer(exchange, context);
+  if (!ticket) co_return;
   auto tokenized = co_await off_io_thread(
       context, exchange, [&request, &context] { return tokenize_inputs(request, context); });
   if (auto* error = std::get_if<ApiError>(&tokenized)) {
@@ -88,7 +89,8 @@ asio::awaitable<void> serve_embeddings(HttpExchange& exchange, ServingContext& c
     generations.push_back(
         embedding_generation(std::move(tokens), *context.capability.embedding_pooling));
   }
-  auto finished = co_await run_pooled(exchange, context, std::move(generations), std::move(ticket));
+  auto finished =
+      co_await run_pooled(exchange, context, std::move(generations), std::move(*ticket));
   if (!finished) co_return;  // the client left, or the request was answered
   std::vector<std::vector<float>> embeddings;
   int64_t prompt_tokens = 0;

@@ -7,11 +7,19 @@
 namespace ingot::server {
 namespace {
 
+// The field that holds a route's prompt, in the route's own terms.
+std::string prompt_field_of(std::string_view path) {
+  if (path == "/v1/completions") return "prompt";
+  if (path.starts_with("/v1/responses")) return "input";
+  return "messages";
+}
+
 // The refusal for a request the engine will not take.
-ApiError admission_error(const Error& error) {
+ApiError admission_error(const Error& error, std::string_view path) {
   ApiError api = api_error_from(error);
   if (error.kind() == ErrorKind::kContextLengthExceeded) {
     api.message = "This request needs more context than the model has: " + error.message() + ".";
+    api.param = prompt_field_of(path);
   }
   return api;
 }
@@ -50,7 +58,7 @@ Result<std::unique_ptr<EngineEvents>> try_submit_generation(HttpExchange& exchan
 }
 
 asio::awaitable<void> answer_refusal(HttpExchange& exchange, const Error& error) {
-  ApiError api = admission_error(error);
+  ApiError api = admission_error(error, exchange.path());
   auto headers = retry_after(api);
   co_await exchange.respond_error(std::move(api), std::move(headers));
 }

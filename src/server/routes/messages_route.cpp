@@ -135,11 +135,12 @@ asio::awaitable<void> serve_messages(HttpExchange& exchange, ServingContext& con
       co_await read_request(exchange, context, anthropic::MessagesCall::kCreate);
   if (!request) co_return;
   const ChatRequest& chat = *request;
-  AdmissionOrder::Ticket ticket = context.admission.take();
+  std::optional<AdmissionOrder::Ticket> ticket = co_await take_ticket_or_answer(exchange, context);
+  if (!ticket) co_return;
   auto generation = co_await off_io_thread(
       context, exchange, [&chat, &context] { return build_chat_generation(chat, context); });
   if (auto* error = std::get_if<ApiError>(&generation)) {
-    ticket.release();
+    ticket->release();
     co_await exchange.respond_error(std::move(*error));
     co_return;
   }
@@ -147,9 +148,9 @@ asio::awaitable<void> serve_messages(HttpExchange& exchange, ServingContext& con
   const ToolCallReading calls{ready.tool_call_family, ready.generation.sampling.seed,
                               ready.tool_schemas};
   const int64_t prompt_tokens = static_cast<int64_t>(ready.generation.prompt.size());
-  co_await ticket.wait_turn();
+  co_await ticket->wait_turn();
   std::unique_ptr<EngineEvents> events = co_await submit_generation(
-      exchange, context, std::move(ready.generation), std::move(ticket), chat.stream);
+      exchange, context, std::move(ready.generation), std::move(*ticket), chat.stream);
   if (!events) co_return;
   const MessageIdentity identity = anthropic::new_message_identity(chat.model);
   if (chat.stream) {

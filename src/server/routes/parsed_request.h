@@ -49,6 +49,19 @@ asio::awaitable<std::optional<Request>> parse_request_or_answer(HttpExchange& ex
   co_return std::move(std::get<Request>(parsed));
 }
 
+// A place in the admission order, or nothing once the refusal (too many
+// requests already between arrival and the engine) is answered.
+inline asio::awaitable<std::optional<AdmissionOrder::Ticket>> take_ticket_or_answer(
+    HttpExchange& exchange, ServingContext& context) {
+  std::optional<AdmissionOrder::Ticket> ticket = context.admission.take();
+  if (ticket) co_return ticket;
+  ApiError busy{503, "server_error",
+                "The server is busy: too many requests are waiting. Retry shortly.", std::nullopt,
+                "server_busy"};
+  co_await exchange.respond_error(std::move(busy));
+  co_return std::nullopt;
+}
+
 // Answers `refusal` when there is one; whether it did.
 inline asio::awaitable<bool> answer_if(HttpExchange& exchange, std::optional<ApiError> refusal) {
   if (!refusal) co_return false;

@@ -4,6 +4,7 @@
 #include <random>
 
 #include "chat/message_roles.h"
+#include "chat/special_text_guard.h"
 #include "chat/tool_calls/tool_call_family.h"
 #include "engine/prompt_tokens.h"
 #include "server/routes/reply_grammar.h"
@@ -66,8 +67,10 @@ std::optional<sampling::grammar::ReasoningBlock> reasoning_block(const ServingCo
 
 }  // namespace
 
-std::vector<int32_t> tokenize_prompt(const std::string& text, const ServingContext& context) {
-  return engine::tokenize_rendered_prompt(*context.format.tokenizer, text, context.format.bos_text);
+std::vector<int32_t> tokenize_prompt(const std::string& text, const ServingContext& context,
+                                     std::span<const tokenizer::TextRange> literal) {
+  return engine::tokenize_rendered_prompt(*context.format.tokenizer, text, context.format.bos_text,
+                                          literal);
 }
 
 std::variant<model::LoraSet, ApiError> lora_for(const GenerationFields& request,
@@ -102,6 +105,18 @@ std::variant<model::LoraSet, ApiError> lora_for(const GenerationFields& request,
   return set;
 }
 
+std::optional<ApiError> check_logit_bias_ids(const GenerationFields& request,
+                                             const tokenizer::Tokenizer& tokenizer) {
+  for (const auto& [id, bias] : request.logit_bias) {
+    if (tokenizer.vocab().contains(id)) continue;
+    return invalid_request("'logit_bias' names token id " + std::to_string(id) +
+                               ", outside the vocabulary of " +
+                               std::to_string(tokenizer.vocab().size()) + " tokens.",
+                           "logit_bias");
+  }
+  return std::nullopt;
+}
+
 sampling::SamplingParams sampling_for(const GenerationFields& request,
                                       const ServingContext& context) {
   sampling::SamplingParams params = context.defaults.sampling;
@@ -128,6 +143,7 @@ sampling::SamplingParams sampling_for(const GenerationFields& request,
 
 std::variant<ChatGeneration, ApiError> build_chat_generation(const ChatRequest& request,
                                                              const ServingContext& context) {
+  if (auto error = check_logit_bias_ids(request, *context.format.tokenizer)) return *error;
   ChatGeneration result;
   chat::ChatPromptInput input;
   input.messages = flatten_text_parts(request.messages);
@@ -137,6 +153,8 @@ std::variant<ChatGeneration, ApiError> build_chat_generation(const ChatRequest& 
   if (context.format.reasoning_tags && context.format.reasoning_tags->harmony) {
     input.messages = reasoning_as_thinking(std::move(input.messages));
   }
+  chat::SpecialTextGuard guard(*context.format.tokenizer);
+  if (!context.format.special_in_content) input.messages = guard.guard(std::move(input.messages));
   // With tool_choice "none" the model is not shown the tools at all, so it
   // has nothing to call.
   if (!request.tools.empty() && request.tool_choice.mode != ToolChoice::Mode::kNone) {
@@ -153,20 +171,23 @@ std::variant<ChatGeneration, ApiError> build_chat_generation(const ChatRequest& 
   input.bos_token = context.format.bos_text;
   input.eos_token = context.format.eos_text;
   input.extra_kwargs = request.chat_template_kwargs;
-  Result<std::string> prompt = context.format.chat_template->render(input);
-  if (!prompt.ok()) return template_error(prompt.error());
+  Result<std::string> rendered = context.format.chat_template->render(input);
+  if (!rendered.ok()) return template_error(rendered.error());
+  const chat::GuardedPrompt guarded = guard.restore(*rendered);
+  const std::string& prompt = guarded.text;
   const bool opens_reasoning =
-      context.format.reasoning_tags && engine::prompt_opens_reasoning(*prompt, *context.format.reasoning_tags);
+      context.format.reasoning_tags &&
+      engine::prompt_opens_reasoning(prompt, *context.format.reasoning_tags);
   auto constraint =
       reply_grammar_for(request, result.tool_call_family,
-                        reasoning_block(context, *prompt, opens_reasoning), context.grammars);
+                        reasoning_block(context, prompt, opens_reasoning), context.grammars);
   if (auto* error = std::get_if<ApiError>(&constraint)) return std::move(*error);
 
   engine::GenerationRequest& generation = result.generation;
   auto lora = lora_for(request, context);
   if (auto* error = std::get_if<ApiError>(&lora)) return std::move(*error);
   generation.lora = std::move(std::get<model::LoraSet>(lora));
-  generation.prompt = tokenize_prompt(*prompt, context);
+  generation.prompt = tokenize_prompt(prompt, context, guarded.literal);
   generation.sampling = sampling_for(request, context);
   generation.max_tokens =
       request.max_tokens ? static_cast<int32_t>(*request.max_tokens) : context.defaults.max_tokens;

@@ -3,6 +3,7 @@
 // tokenized prompt, and sampling settings with server defaults filled in.
 
 #include <optional>
+#include <span>
 #include <string>
 #include <variant>
 
@@ -35,7 +36,14 @@ std::variant<ChatGeneration, ApiError> build_chat_generation(const ChatRequest& 
 
 // Tokenizes text the way a prompt is: BOS as the model asks unless the text
 // already starts with it, special tokens parsed.
-std::vector<int32_t> tokenize_prompt(const std::string& text, const ServingContext& context);
+// `literal`: ranges of the text whose control tokens stay text.
+std::vector<int32_t> tokenize_prompt(const std::string& text, const ServingContext& context,
+                                     std::span<const tokenizer::TextRange> literal = {});
+
+// A `logit_bias` id outside the vocabulary is the client's mistake, not
+// something to ignore.
+std::optional<ApiError> check_logit_bias_ids(const GenerationFields& request,
+                                             const tokenizer::Tokenizer& tokenizer);
 
 // Request fields over server defaults.
 sampling::SamplingParams sampling_for(const GenerationFields& request,

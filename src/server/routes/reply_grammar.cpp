@@ -65,7 +65,8 @@ nlohmann::ordered_json relaxed_tools(const nlohmann::ordered_json& tools,
   return out;
 }
 
-GrammarOrError tool_grammar(const ChatRequest& request, chat::tool_calls::ToolCallFamily family,
+GrammarOrError tool_grammar(const StructuredOutputFields& request,
+                            chat::tool_calls::ToolCallFamily family,
                             const std::optional<grammar::ReasoningBlock>& reasoning,
                             GrammarCache& grammars) {
   grammar::ToolCallGrammarOptions options;
@@ -103,7 +104,8 @@ GrammarOrError tool_grammar(const ChatRequest& request, chat::tool_calls::ToolCa
 }  // namespace
 
 std::variant<std::optional<ReplyGrammar>, ApiError> reply_grammar_for(
-    const ChatRequest& request, std::optional<chat::tool_calls::ToolCallFamily> tool_family,
+    const StructuredOutputFields& request,
+    std::optional<chat::tool_calls::ToolCallFamily> tool_family,
     const std::optional<grammar::ReasoningBlock>& reasoning, GrammarCache& grammars) {
   if (request.grammar) return compiled(grammars, *request.grammar, "grammar", "invalid_grammar");
   // A required call constrains the reply from its first token.

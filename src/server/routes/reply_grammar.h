@@ -39,7 +39,8 @@ struct ReplyGrammar {
 // the template reasons between tags, which a required call may follow.
 // Grammars are compiled through `grammars`, so repeated ones are shared.
 std::variant<std::optional<ReplyGrammar>, ApiError> reply_grammar_for(
-    const ChatRequest& request, std::optional<chat::tool_calls::ToolCallFamily> tool_family,
+    const StructuredOutputFields& request,
+    std::optional<chat::tool_calls::ToolCallFamily> tool_family,
     const std::optional<sampling::grammar::ReasoningBlock>& reasoning, GrammarCache& grammars);
 
 }  // namespace ingot::server

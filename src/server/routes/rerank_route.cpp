@@ -23,8 +23,9 @@ std::variant<std::vector<std::vector<int32_t>>, ApiError> tokenize_pairs(
   const int64_t context_size = context.engine->context_size();
   std::vector<std::vector<int32_t>> pairs;
   for (size_t i = 0; i < request.documents.size(); ++i) {
-    std::vector<int32_t> tokens = rerank_tokens(*context.format.tokenizer, context.format.rerank_template,
-                                                request.query, request.documents[i]);
+    std::vector<int32_t> tokens =
+        rerank_tokens(*context.format.tokenizer, context.format.rerank_template, request.query,
+                      request.documents[i]);
     if (int64_t(tokens.size()) > context_size) {
       return invalid_request("The query with 'documents[" + std::to_string(i) + "]' has " +
                                  std::to_string(tokens.size()) +
@@ -61,7 +62,8 @@ asio::awaitable<void> serve_rerank(HttpExchange& exchange, ServingContext& conte
       });
   if (!parsed) co_return;
   const RerankRequest& request = *parsed;
-  AdmissionOrder::Ticket ticket = context.admission.take();
+  std::optional<AdmissionOrder::Ticket> ticket = co_await take_ticket_or_answer(exchange, context);
+  if (!ticket) co_return;
   auto tokenized = co_await off_io_thread(
       context, exchange, [&request, &context] { return tokenize_pairs(request, context); });
   if (auto* error = std::get_if<ApiError>(&tokenized)) {
@@ -72,7 +74,8 @@ asio::awaitable<void> serve_rerank(HttpExchange& exchange, ServingContext& conte
   std::vector<engine::GenerationRequest> generations;
   for (std::vector<int32_t>& tokens : pairs)
     generations.push_back(rank_generation(std::move(tokens)));
-  auto finished = co_await run_pooled(exchange, context, std::move(generations), std::move(ticket));
+  auto finished =
+      co_await run_pooled(exchange, context, std::move(generations), std::move(*ticket));
   if (!finished) co_return;  // the client left, or the request was answered
   std::vector<float> scores;
   int64_t prompt_tokens = 0;
@@ -81,9 +84,10 @@ asio::awaitable<void> serve_rerank(HttpExchange& exchange, ServingContext& conte
     scores.push_back(finish.embedding.empty() ? 0.0f : finish.embedding[0]);
   }
   if (context.metrics) context.metrics->count_reranked(int64_t(pairs.size()));
-  co_await exchange.respond(http::status::ok,
-                            dump(rerank_list(context.identity.model_id, request, scores, prompt_tokens)),
-                            "application/json");
+  co_await exchange.respond(
+      http::status::ok,
+      dump(rerank_list(context.identity.model_id, request, scores, prompt_tokens)),
+      "application/json");
 }
 
 }  // namespace

@@ -69,7 +69,7 @@ asio::awaitable<void> reply_whole(HttpExchange& exchange, ServingContext& contex
   if (!reply) co_return;
   const tools::ParsedReply parsed = calls.parse(reply->content, kIdStyle);
   Finished finished;
-  finished.output = output_items(reply->reasoning, parsed, frame.tool_namespaces);
+  finished.output = output_items(reply->reasoning, parsed, frame.tool_namespaces, *reply->finish);
   finished.response = response_object(frame, finished.output, &*reply->finish);
   store(context, request, finished);
   co_await exchange.respond(http::status::ok, dump(finished.response), "application/json");
@@ -170,25 +170,41 @@ asio::awaitable<std::optional<ResponsesRequest>> read_request(HttpExchange& exch
   co_return std::move(std::get<ResponsesRequest>(parsed));
 }
 
+// Hosted tools the request offered and the model is not shown: said in a
+// header of the reply and in the log.
+void announce_dropped_tools(HttpExchange& exchange, const std::vector<std::string>& dropped) {
+  if (dropped.empty()) return;
+  std::string types;
+  for (const std::string& type : dropped) {
+    if (!types.empty()) types += ", ";
+    for (char c : type) types += static_cast<unsigned char>(c) < 0x20 || c == 0x7f ? ' ' : c;
+  }
+  spdlog::warn("responses: hosted tools left out of the prompt (this server cannot run them): {}",
+               types);
+  exchange.add_header("x-ingot-dropped-tools", std::move(types));
+}
+
 asio::awaitable<void> serve_create(HttpExchange& exchange, ServingContext& context) {
   if (co_await answer_if(exchange, refusal_for_non_generative_model(context))) co_return;
   std::optional<ResponsesRequest> request = co_await read_request(exchange, context);
   if (!request) co_return;
+  announce_dropped_tools(exchange, request->dropped_tools);
   const ChatRequest& chat = request->chat;
-  AdmissionOrder::Ticket ticket = context.admission.take();
+  std::optional<AdmissionOrder::Ticket> ticket = co_await take_ticket_or_answer(exchange, context);
+  if (!ticket) co_return;
   auto generation = co_await off_io_thread(
       context, exchange, [&chat, &context] { return build_chat_generation(chat, context); });
   if (auto* error = std::get_if<ApiError>(&generation)) {
-    ticket.release();
+    ticket->release();
     co_await exchange.respond_error(std::move(*error));
     co_return;
   }
   ChatGeneration& ready = std::get<ChatGeneration>(generation);
   const ToolCallReading calls{ready.tool_call_family, ready.generation.sampling.seed,
                               ready.tool_schemas};
-  co_await ticket.wait_turn();
+  co_await ticket->wait_turn();
   std::unique_ptr<EngineEvents> events = co_await submit_generation(
-      exchange, context, std::move(ready.generation), std::move(ticket), chat.stream);
+      exchange, context, std::move(ready.generation), std::move(*ticket), chat.stream);
   if (!events) co_return;
   const ResponseFrame frame =
       new_response_frame(chat.model, request->settings, request->tool_namespaces);
