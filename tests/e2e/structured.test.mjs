@@ -104,3 +104,25 @@ test('what cannot be enforced is a 400 naming it', { skip }, async () => {
     session.client.chat.completions.create({ model, messages, max_tokens: 4, response_format: { type: 'yaml' } }),
     (error) => error instanceof OpenAI.BadRequestError && error.param === 'response_format.type');
 });
+
+// Thousands of parses in flight at once: the grammar's mask and its
+// matcher must agree, or every request fails (issue 45, item 3).
+test('wide schemas (1,200 optional properties, an anyOf of 400 objects) give valid replies', { skip }, async () => {
+  const properties = {};
+  for (let i = 0; i < 1200; ++i) properties[`p${i}`] = { type: 'integer', maximum: 99 };
+  const optional = { type: 'object', properties, additionalProperties: false };
+  const anyOf = {
+    anyOf: Array.from({ length: 400 }, (_, i) => ({
+      type: 'object', properties: { [`k${i}`]: { type: 'boolean' } }, required: [`k${i}`], additionalProperties: false,
+    })),
+  };
+  for (const schema of [optional, anyOf]) {
+    const reply = await session.client.chat.completions.create({
+      model, messages, max_tokens: 400, temperature: 1, seed: 3,
+      response_format: { type: 'json_schema', json_schema: { name: 'wide', schema } },
+    });
+    const choice = reply.choices[0];
+    if (choice.finish_reason === 'stop') assert.equal(typeof JSON.parse(choice.message.content), 'object');
+    else assert.equal(choice.finish_reason, 'length');
+  }
+});

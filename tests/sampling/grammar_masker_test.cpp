@@ -7,6 +7,7 @@
 
 #include "gguf/reader.h"
 #include "sampling/grammar/builtin.h"
+#include "sampling/grammar/json_schema_grammar.h"
 #include "sampling/grammar/token_masker.h"
 #include "sampling/grammar_test_util.h"
 #include "support/shared_data.h"
@@ -150,6 +151,64 @@ TEST_F(GrammarMaskerTest, NonAsciiStatesMatchBruteForceIncludingPartialCharacter
                       &partial);
   }
   EXPECT_GT(partial, 0) << "no walk stopped mid-character; the test proves less than it claims";
+}
+
+// Wide schemas: many optional properties, or an anyOf of many objects,
+// give thousands of parses in flight at once. The mask must allow only
+// tokens the matcher then accepts (each allowed one is tried; so is every
+// 97th of the rest, since trying all 150k on such a state takes minutes),
+// and the schema must be usable: its replies can start and go on.
+TEST_F(GrammarMaskerTest, WideSchemasAllowOnlyWhatTheMatcherAccepts) {
+  nlohmann::ordered_json optional = {{"type", "object"},
+                                     {"properties", nlohmann::ordered_json::object()}};
+  for (int i = 0; i < 1200; ++i) {
+    optional["properties"]["p" + std::to_string(i)] = {{"type", "integer"}};
+  }
+  nlohmann::ordered_json any_of = {{"anyOf", nlohmann::ordered_json::array()}};
+  for (int i = 0; i < 400; ++i) {
+    any_of["anyOf"].push_back({{"type", "object"},
+                               {"properties", {{"k" + std::to_string(i), {{"type", "string"}}}}},
+                               {"required", {"k" + std::to_string(i)}},
+                               {"additionalProperties", false}});
+  }
+  const tokenizer::Vocab& vocab = tokenizer_->vocab();
+  for (const nlohmann::ordered_json& schema : {optional, any_of}) {
+    auto gbnf = json_schema_to_gbnf(schema);
+    ASSERT_TRUE(gbnf.ok()) << gbnf.error().describe();
+    auto grammar = compile(*gbnf);
+    ASSERT_NE(grammar, nullptr);
+    TokenMasker masker(*trie_);
+    GrammarMatcher matcher(grammar);
+    std::mt19937 rng(7);
+    for (int step = 0; step < 4; ++step) {
+      TokenMask walked;
+      masker.fill(matcher, walked);
+      std::vector<int32_t> allowed;
+      for (int32_t id = 0; id < vocab.size(); ++id) {
+        const bool sampled = walked.allows(id) || id % 97 == 0;
+        if (!sampled || vocab.is_end_of_generation(id)) continue;
+        std::string piece = tokenizer_->token_to_piece(id, true);
+        const auto type = vocab.type(id);
+        if (piece.empty() || type == tokenizer::TokenType::kControl ||
+            type == tokenizer::TokenType::kUnknown || type == tokenizer::TokenType::kUnused) {
+          continue;
+        }
+        GrammarMatcher copy = matcher;
+        ASSERT_EQ(copy.accept_bytes(piece), walked.allows(id)) << "step " << step << ": " << piece;
+        if (walked.allows(id)) allowed.push_back(id);
+      }
+      ASSERT_FALSE(allowed.empty()) << "step " << step << ": the schema cannot go on";
+      // Into the object, not out of it: a token that closes it ends the walk.
+      std::vector<int32_t> inward;
+      for (int32_t id : allowed) {
+        if (tokenizer_->token_to_piece(id, true).find('}') == std::string::npos)
+          inward.push_back(id);
+      }
+      const std::vector<int32_t>& pool = inward.empty() ? allowed : inward;
+      int32_t pick = pool[std::uniform_int_distribution<size_t>(0, pool.size() - 1)(rng)];
+      ASSERT_TRUE(matcher.accept_bytes(tokenizer_->token_to_piece(pick, true)));
+    }
+  }
 }
 
 TEST_F(GrammarMaskerTest, InsideAStringTheLoopShortcutMatchesBruteForce) {

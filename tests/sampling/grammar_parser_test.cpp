@@ -140,5 +140,17 @@ TEST(GbnfParserErrors, InvalidUtf8InGrammar) {
   EXPECT_EQ(parse_error("root ::= \"\xFF\""), "1:11: invalid UTF-8");
 }
 
+// Forty thousand rules, each naming the next: parsed and checked in time
+// linear in their number.
+TEST(GbnfParser, FortyThousandChainedRulesCompile) {
+  std::string text = "root ::= r0\n";
+  for (int i = 0; i < 40'000; ++i) {
+    text += "r" + std::to_string(i) + " ::= \"a\" " +
+            (i + 1 < 40'000 ? "r" + std::to_string(i + 1) : std::string("\"!\"")) + "\n";
+  }
+  auto grammar = parse_gbnf(text);
+  ASSERT_TRUE(grammar.ok()) << grammar.error().describe();
+}
+
 }  // namespace
 }  // namespace ingot::sampling::grammar

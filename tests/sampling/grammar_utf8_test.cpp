@@ -1,8 +1,7 @@
-#include "sampling/grammar/utf8.h"
-
 #include <gtest/gtest.h>
 
 #include "sampling/grammar/grammar_matcher.h"
+#include "sampling/grammar/utf8.h"
 #include "sampling/grammar_test_util.h"
 
 namespace ingot::sampling::grammar {

@@ -404,5 +404,23 @@ TEST(JsonSchemaGrammar, AValueEndsTheGrammarWithNothingAfterIt) {
   EXPECT_TRUE(matcher.must_end());
 }
 
+// Ten thousand properties, required or not, translate to a grammar whose
+// size grows with their number, not its square (nor does the work).
+TEST(JsonSchemaGrammar, TenThousandPropertiesTranslateInLinearSize) {
+  for (bool required : {true, false}) {
+    nlohmann::ordered_json schema = {{"type", "object"},
+                                     {"properties", nlohmann::ordered_json::object()},
+                                     {"required", nlohmann::ordered_json::array()}};
+    for (int i = 0; i < 10'000; ++i) {
+      const std::string key = "p" + std::to_string(i);
+      schema["properties"][key] = {{"type", "integer"}};
+      if (required) schema["required"].push_back(key);
+    }
+    auto gbnf = json_schema_to_gbnf(schema);
+    ASSERT_TRUE(gbnf.ok()) << gbnf.error().describe();
+    EXPECT_LT(gbnf->size(), 10'000u * 200) << (required ? "required" : "optional");
+  }
+}
+
 }  // namespace
 }  // namespace ingot::sampling::grammar

@@ -2,6 +2,7 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <map>
 #include <optional>
 #include <unordered_map>
@@ -60,16 +61,32 @@ class GbnfParser {
   }
 
   std::pair<uint32_t, uint32_t> line_column(size_t offset) const {
+    return line_columns({offset}).front();
+  }
+
+  // The line and column of each offset, in one pass over the text however
+  // many there are (a grammar of many rules asks for each rule's).
+  std::vector<std::pair<uint32_t, uint32_t>> line_columns(
+      const std::vector<size_t>& offsets) const {
+    std::vector<size_t> order(offsets.size());
+    for (size_t i = 0; i < order.size(); ++i) order[i] = i;
+    std::sort(order.begin(), order.end(),
+              [&](size_t a, size_t b) { return offsets[a] < offsets[b]; });
+    std::vector<std::pair<uint32_t, uint32_t>> out(offsets.size());
     uint32_t line = 1, column = 1;
-    for (size_t i = 0; i < offset && i < text_.size(); ++i) {
-      if (text_[i] == '\n') {
-        ++line;
-        column = 1;
-      } else if ((static_cast<uint8_t>(text_[i]) & 0xC0) != 0x80) {
-        ++column;
+    size_t i = 0;
+    for (size_t k : order) {
+      for (; i < offsets[k] && i < text_.size(); ++i) {
+        if (text_[i] == '\n') {
+          ++line;
+          column = 1;
+        } else if ((static_cast<uint8_t>(text_[i]) & 0xC0) != 0x80) {
+          ++column;
+        }
       }
+      out[k] = {line, column};
     }
-    return {line, column};
+    return out;
   }
 
   bool at_end() const { return pos_ >= text_.size(); }
@@ -411,13 +428,17 @@ class GbnfParser {
     std::unordered_map<std::string, int> counters;
     std::vector<Rule> rules;
     std::vector<Element> elements;
-    for (const PendingRule& pending : rules_) {
+    std::vector<size_t> offsets;
+    for (const PendingRule& pending : rules_) offsets.push_back(pending.offset);
+    const std::vector<std::pair<uint32_t, uint32_t>> places = line_columns(offsets);
+    for (size_t index = 0; index < rules_.size(); ++index) {
+      const PendingRule& pending = rules_[index];
       Rule rule;
       rule.name = pending.name;
       while (pending.synthetic && !taken.insert(rule.name).second) {
         rule.name = fmt::format("{}-{}", pending.name, ++counters[pending.name]);
       }
-      auto [line, column] = line_column(pending.offset);
+      auto [line, column] = places[index];
       rule.line = line;
       rule.column = column;
       for (const Sequence& s : pending.alternatives) {

@@ -48,6 +48,60 @@ Result<std::shared_ptr<const Grammar>> Grammar::build(std::vector<Rule> rules,
   return std::shared_ptr<const Grammar>(std::move(grammar));
 }
 
+// Productive: some alternative made only of productive parts, so the rule
+// can complete at all. Nullable: some alternative can match "". Found by
+// propagation: each alternative counts the references it still waits for,
+// and a rule found productive (nullable) counts down the alternatives that
+// name it, so the work is linear in the grammar's size (a chain of rules
+// each naming the next would take a pass per rule otherwise).
+std::pair<std::vector<bool>, std::vector<bool>> Grammar::completion_properties() const {
+  struct Alternative {
+    uint32_t rule;
+    uint32_t waiting_productive = 0;  // references not yet known productive
+    uint32_t waiting_nullable = 0;    // references not yet known nullable
+    bool all_references = true;       // no terminal: it may match ""
+  };
+  std::vector<Alternative> alternatives;
+  std::vector<std::vector<uint32_t>> named_by(rules_.size());  // rule -> alternatives, per mention
+  for (uint32_t id = 0; id < rules_.size(); ++id) {
+    for (uint32_t start : rules_[id].alternatives) {
+      Alternative a{id};
+      for (const Element& e : alternative(elements_, start)) {
+        if (e.kind != ElementKind::kRuleRef) {
+          a.all_references = false;
+          continue;
+        }
+        ++a.waiting_productive;
+        ++a.waiting_nullable;
+        named_by[e.value].push_back(uint32_t(alternatives.size()));
+      }
+      alternatives.push_back(a);
+    }
+  }
+  std::vector<bool> productive(rules_.size(), false), nullable(rules_.size(), false);
+  std::vector<std::pair<uint32_t, bool>> found;  // rule, and whether as nullable
+  auto mark = [&](uint32_t rule, bool as_nullable) {
+    std::vector<bool>& known = as_nullable ? nullable : productive;
+    if (known[rule]) return;
+    known[rule] = true;
+    found.emplace_back(rule, as_nullable);
+  };
+  for (const Alternative& a : alternatives) {
+    if (a.waiting_productive == 0) mark(a.rule, false);
+    if (a.all_references && a.waiting_nullable == 0) mark(a.rule, true);
+  }
+  while (!found.empty()) {
+    auto [rule, as_nullable] = found.back();
+    found.pop_back();
+    for (uint32_t index : named_by[rule]) {
+      Alternative& a = alternatives[index];
+      if (!as_nullable && --a.waiting_productive == 0) mark(a.rule, false);
+      if (as_nullable && --a.waiting_nullable == 0 && a.all_references) mark(a.rule, true);
+    }
+  }
+  return {std::move(productive), std::move(nullable)};
+}
+
 Status Grammar::check() const {
   if (root_ >= rules_.size()) return invalid_format("the grammar has no root rule");
   for (const Rule& rule : rules_) {
@@ -82,24 +136,7 @@ Status Grammar::check() const {
     }
   }
 
-  // Productive: some alternative made only of productive parts, so the
-  // rule can complete at all. Nullable: some alternative can match "".
-  std::vector<bool> productive(rules_.size(), false), nullable(rules_.size(), false);
-  for (bool changed = true; changed;) {
-    changed = false;
-    for (uint32_t id = 0; id < rules_.size(); ++id) {
-      for (uint32_t start : rules_[id].alternatives) {
-        bool all_productive = true, all_nullable = true;
-        for (const Element& e : alternative(elements_, start)) {
-          bool is_ref = e.kind == ElementKind::kRuleRef;
-          all_productive = all_productive && (!is_ref || productive[e.value]);
-          all_nullable = all_nullable && is_ref && nullable[e.value];
-        }
-        if (all_productive && !productive[id]) productive[id] = changed = true;
-        if (all_nullable && !nullable[id]) nullable[id] = changed = true;
-      }
-    }
-  }
+  auto [productive, nullable] = completion_properties();
   for (uint32_t id = 0; id < rules_.size(); ++id) {
     if (reachable[id] && !productive[id]) {
       return invalid_format(where(rules_[id]) + "rule '" + rules_[id].name +

@@ -12,6 +12,7 @@
 #include <span>
 #include <string>
 #include <string_view>
+#include <utility>
 #include <vector>
 
 #include "sampling/grammar/char_class.h"
@@ -59,6 +60,8 @@ class Grammar {
  private:
   Grammar() = default;
   Status check() const;
+  // Per rule: whether it can complete (productive), whether it can match "".
+  std::pair<std::vector<bool>, std::vector<bool>> completion_properties() const;
 
   std::vector<Rule> rules_;
   std::vector<Element> elements_;

@@ -20,7 +20,9 @@
 
 namespace ingot::sampling::grammar {
 
-inline constexpr size_t kMaxStacks = 1024;
+// Parses in flight at once: an object of a few thousand properties that
+// may each come first, or an anyOf of as many objects, fits.
+inline constexpr size_t kMaxStacks = 8192;
 inline constexpr size_t kMaxStackDepth = 8192;
 inline constexpr int64_t kMaxExpansionSteps = 100'000;  // per code point
 // Stack positions copied per code point: what they cost grows with depth.

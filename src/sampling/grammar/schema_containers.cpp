@@ -1,7 +1,9 @@
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <functional>
 #include <map>
+#include <unordered_set>
 #include <vector>
 
 #include "sampling/grammar/gbnf_text.h"
@@ -42,19 +44,22 @@ std::string SchemaTranslator::object_body(const Json& schema, const std::string&
     fail_invalid("'additionalProperties' must be a boolean or a schema", path);
   }
 
+  // Sets, not scans: a schema of ten thousand properties costs ten
+  // thousand lookups, not their square.
+  const std::unordered_set<std::string> required_keys(required.begin(), required.end());
   std::vector<Property> declared;
+  std::unordered_set<std::string> declared_keys;
   for (const auto& [key, property_schema] : properties.items()) {
-    bool is_required = std::find(required.begin(), required.end(), key) != required.end();
-    declared.push_back({key, property_schema, is_required});
+    declared.push_back({key, property_schema, required_keys.contains(key)});
+    declared_keys.insert(key);
   }
   for (const std::string& key : required) {
-    if (properties.contains(key)) continue;
+    if (declared_keys.contains(key)) continue;
     if (!open)
       fail_invalid("required property '" + key + "' is not allowed by additionalProperties: false",
                    path);
-    bool listed = std::any_of(declared.begin(), declared.end(),
-                              [&](const Property& p) { return p.key == key; });
-    if (!listed) declared.push_back({key, additional, true});
+    declared.push_back({key, additional, true});
+    declared_keys.insert(key);
   }
 
   std::vector<std::string> members;  // key ws ":" ws value
@@ -88,20 +93,31 @@ std::string SchemaTranslator::object_body(const Json& schema, const std::string&
       break;
     }
   }
-  std::vector<std::string> after(count + 1);
-  if (open) after[count] = "( \",\" ws " + extra_member + " ws )*";
-  for (size_t i = count; i-- > 0;) {
-    std::string part = "\",\" ws " + members[i] + " ws";
-    if (!declared[i].required) part = "( " + part + " )?";
-    after[i] = after[i + 1].empty() ? part : part + " " + after[i + 1];
+  auto part = [&](size_t i) {
+    std::string text = "\",\" ws " + members[i] + " ws";
+    return declared[i].required ? text : "( " + text + " )?";
+  };
+  auto joined = [](std::string head, const std::string& tail) {
+    return tail.empty() ? head : head + " " + tail;
+  };
+  // after[i]: the members from i on, each with its comma. Only the tails
+  // the first-member alternatives name are kept: past them the members
+  // form one chain, written front to back, so that the translation takes
+  // space and time linear in the number of members.
+  const size_t chain_start = std::min(first_required + 1, count);
+  std::vector<std::string> after(chain_start + 1);
+  std::string& chain = after[chain_start];
+  for (size_t i = chain_start; i < count; ++i) chain = joined(std::move(chain), part(i));
+  if (open) chain = joined(std::move(chain), "( \",\" ws " + extra_member + " ws )*");
+  for (size_t i = chain_start + 1; i-- > 1;) {
+    if (i < chain_start) after[i] = joined(part(i), after[i + 1]);
     // Long tails shared by several first-member alternatives become rules.
-    bool shared = first_required > 0 && i > 0 && i <= first_required + 1;
-    if (shared && count - i >= 4)
+    if (first_required > 0 && count - i >= 4)
       after[i] = rules_.intern(name + "-rest-" + std::to_string(i), after[i]);
   }
   std::vector<std::string> firsts;
   for (size_t i = 0; i < count && i <= first_required; ++i) {
-    firsts.push_back(members[i] + " ws" + (after[i + 1].empty() ? "" : " " + after[i + 1]));
+    firsts.push_back(joined(members[i] + " ws", after[i + 1]));
   }
   bool may_be_empty = first_required == count;
   if (may_be_empty && open) firsts.push_back(extra_member + " ws " + after[count]);

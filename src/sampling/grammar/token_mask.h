@@ -23,6 +23,9 @@ class TokenMask {
   void allow(int32_t id) {
     if (id >= 0 && id < size_) words_[static_cast<size_t>(id) >> 6] |= uint64_t{1} << (id & 63);
   }
+  void disallow(int32_t id) {
+    if (id >= 0 && id < size_) words_[static_cast<size_t>(id) >> 6] &= ~(uint64_t{1} << (id & 63));
+  }
   // Allows every token `other` allows (same size).
   void merge(const TokenMask& other) {
     for (size_t i = 0; i < words_.size() && i < other.words_.size(); ++i)

@@ -46,6 +46,7 @@ class TokenMasker::Walker {
   // Allows in `mask` the tokens of `trie` that `matcher` accepts.
   void run(const GrammarMatcher& matcher, const TokenTrie& trie, TokenMask& mask) {
     grammar_ = &matcher.grammar();
+    crowded_ = false;
     if (levels_.size() < trie.max_depth() + 1) levels_.resize(trie.max_depth() + 1);
     if (!start(matcher)) return;
     const auto& nodes = trie.nodes();
@@ -60,12 +61,17 @@ class TokenMasker::Walker {
         continue;
       }
       child.arena_mark = arena_.size();
+      crowded_ |= child.heads.size() > kMaxStacks;
       auto [begin, end] = trie.tokens_at(i);
       for (uint32_t k = begin; k < end; ++k) mask.allow(ids[k]);
       // With every stack complete, no further byte can be allowed.
       i = child.heads.empty() && child.partial.missing == 0 ? node.subtree_end : i + 1;
     }
   }
+
+  // Whether some path held more stacks than the matcher keeps: the tokens
+  // allowed may then include some the matcher refuses.
+  bool crowded() const { return crowded_; }
 
  private:
   struct Frame {
@@ -196,6 +202,7 @@ class TokenMasker::Walker {
   }
 
   const Grammar* grammar_ = nullptr;
+  bool crowded_ = false;
   std::vector<Frame> arena_;
   std::vector<Level> levels_;
   std::vector<std::pair<uint32_t, int32_t>> work_;
@@ -222,11 +229,24 @@ void TokenMasker::compute(const GrammarMatcher& matcher, TokenMask& mask, Walker
   LoopSet loop = find_loop_set(matcher);
   if (loop.ascii_count() < kMinLoopCharacters) {
     walker.run(matcher, *trie_, mask);
-    return;
+  } else {
+    auto index = loop_index(loop);
+    mask.merge(index->pure);
+    walker.run(matcher, *index->rest, mask);
   }
-  auto index = loop_index(loop);
-  mask.merge(index->pure);
-  walker.run(matcher, *index->rest, mask);
+  if (walker.crowded()) keep_only_accepted(matcher, mask);
+}
+
+// The walk counts stacks by frame, the matcher by content, and it refuses
+// a byte past kMaxStacks: past that many, each token the walk allowed is
+// tried on a copy of the matcher, so that the mask never allows a token
+// the matcher then refuses.
+void TokenMasker::keep_only_accepted(const GrammarMatcher& matcher, TokenMask& mask) const {
+  for (const auto& [id, piece] : trie_->pieces()) {
+    if (!mask.allows(id)) continue;
+    GrammarMatcher copy = matcher;
+    if (!copy.accept_bytes(piece)) mask.disallow(id);
+  }
 }
 
 std::shared_ptr<const LoopIndex> TokenMasker::loop_index(const LoopSet& loop) const {

@@ -46,6 +46,7 @@ class TokenMasker {
   class Walker;
 
   void compute(const GrammarMatcher& matcher, TokenMask& mask, Walker& walker) const;
+  void keep_only_accepted(const GrammarMatcher& matcher, TokenMask& mask) const;
   std::shared_ptr<const LoopIndex> loop_index(const LoopSet& loop) const;
 
   std::shared_ptr<const TokenTrie> trie_;
