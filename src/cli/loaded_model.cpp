@@ -40,6 +40,8 @@ Result<LoadedModel> LoadedModel::load(const std::string& path,
   std::string source = template_source.value_or(
       loaded.model->file().metadata().get_or<std::string>("tokenizer.chat_template", ""));
   loaded.own_template = load_chat_template(source, !loaded.model->config().traits.encoder);
+  loaded.template_source =
+      loaded.own_template ? source : std::string(chat::chatml_template_source());
   const auto& special = loaded.tokenizer->vocab().special_ids();
   loaded.bos_text = special_text(*loaded.tokenizer, special.bos);
   loaded.eos_text = special_text(*loaded.tokenizer, special.eos);

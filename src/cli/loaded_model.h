@@ -22,6 +22,9 @@ struct LoadedModel {
   std::unique_ptr<tokenizer::Tokenizer> tokenizer;
   // The model's own template; chat_template() falls back to ChatML.
   std::optional<chat::ChatTemplate> own_template;
+  // The source of the template prompts are rendered with (ChatML's when
+  // the model has none that parses).
+  std::string template_source;
   std::string bos_text;
   std::string eos_text;
   // Set when the template thinks between <think> tags.

@@ -100,6 +100,7 @@ void fill_context(const ServeOptions& options, const std::string& id, ServedInst
   context.format.renders_tools = loaded.template_renders_tools;
   context.format.reads_developer_role = loaded.template_reads_developer_role;
   context.format.special_in_content = options.special_in_content;
+  context.format.chat_template_source = loaded.template_source;
   context.engine = served.engine.get();
   // --max-queue counts a request from its arrival: the slots' worth and
   // the queue's may be between arrival and the engine at once.

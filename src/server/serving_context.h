@@ -92,6 +92,7 @@ struct PromptFormat {
   // Control tokens written in messages become those tokens
   // (--allow-special-in-content); else they stay text (chat/special_text_guard.h).
   bool special_in_content = false;
+  std::string chat_template_source;  // GET /props shows it
 };
 
 // Which routes the model answers. A generative model also embeds

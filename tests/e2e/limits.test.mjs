@@ -38,6 +38,14 @@ test('GET / lists every route, and names the model only to a client with the key
     assert.equal(keyed.model, model);
     const head = await fetch(`${server.origin}/health`, { method: 'HEAD' });
     assert.equal(head.status, 200);
+    assert.ok(open.endpoints.includes('GET /props'));
+    assert.equal((await fetch(`${server.origin}/props`)).status, 401);
+    const props = await (await fetch(`${server.origin}/props`, { headers: { authorization: 'Bearer sesame' } })).json();
+    assert.equal(props.total_slots, 4);
+    assert.ok(props.default_generation_settings.n_ctx > 0);
+    assert.deepEqual(props.modalities, { vision: false, audio: false });
+    assert.match(props.chat_template, /im_start/);
+    assert.equal(props.model_path, `${model}.gguf`);
   } finally {
     await server.stop();
   }

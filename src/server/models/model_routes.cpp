@@ -212,7 +212,7 @@ void add_fleet_index_route(Router& router, FleetContext& fleet) {
 }
 
 bool answered_for_the_server(std::string_view path) {
-  return path == "/" || path == "/v1/models" || path == "/metrics";
+  return path == "/" || path == "/v1/models" || path == "/metrics" || path == "/props";
 }
 
 }  // namespace
@@ -222,6 +222,17 @@ Router build_model_routes(FleetContext& fleet) {
   router.add({http::verb::get, "/v1/models", [&fleet](HttpExchange& exchange) {
                 return exchange.respond(http::status::ok, dump(model_list(fleet)),
                                         "application/json");
+              }});
+  // One model's /props needs its engine: the fleet's names its models.
+  router.add({http::verb::get, "/props", [&fleet](HttpExchange& exchange) {
+                ordered_json models = ordered_json::array();
+                for (const CatalogEntry& e : fleet.registry->catalog().entries()) {
+                  models.push_back(e.name);
+                }
+                ordered_json body = {{"build_info", std::string("ingot ") + INGOT_VERSION_STRING},
+                                     {"models", std::move(models)},
+                                     {"modalities", {{"vision", false}, {"audio", false}}}};
+                return exchange.respond(http::status::ok, dump(body), "application/json");
               }});
   router.add({http::verb::get, "/metrics", [&fleet](HttpExchange& exchange) {
                 return exchange.respond(http::status::ok, render_metrics(fleet),

@@ -1,4 +1,4 @@
-// GET /, /health, /v1/models and /metrics.
+// GET /, /health, /ready, /props and /v1/models.
 
 #include "server/openai/chat_response.h"
 #include "server/routes/routes.h"
@@ -19,9 +19,39 @@ ordered_json model_entry(const ServingContext& context, const std::string& id) {
   return entry;
 }
 
+// GET /props as llama-server answers it, for the clients and web UIs that
+// read it: the context, the slots, what the model takes in, its chat
+// template and how it writes tool calls. No server path is shown.
+ordered_json props(const ServingContext& context) {
+  ordered_json body;
+  body["default_generation_settings"] = {{"n_ctx", context.engine->context_size()},
+                                         {"params",
+                                          {{"n_predict", context.defaults.max_tokens},
+                                           {"temperature", context.defaults.sampling.temperature},
+                                           {"top_k", context.defaults.sampling.top_k},
+                                           {"top_p", context.defaults.sampling.top_p},
+                                           {"min_p", context.defaults.sampling.min_p}}}};
+  body["total_slots"] = context.engine->options().parallel;
+  body["model_alias"] = context.identity.model_id;
+  body["model_path"] = context.identity.model_id + ".gguf";
+  body["modalities"] = {{"vision", false}, {"audio", false}};
+  body["chat_template"] = context.format.chat_template_source;
+  body["bos_token"] = context.format.bos_text;
+  body["eos_token"] = context.format.eos_text;
+  body["tool_call_family"] =
+      std::string(chat::tool_calls::family_name(context.format.tool_call_family));
+  body["build_info"] = std::string("ingot ") + INGOT_VERSION_STRING;
+  return body;
+}
+
 }  // namespace
 
 void add_info_routes(Router& router, ServingContext& context) {
+  router.add(
+      {http::verb::get, "/props", [&context](HttpExchange& exchange) -> asio::awaitable<void> {
+         ordered_json body = props(context);
+         co_await exchange.respond(http::status::ok, dump(body), "application/json");
+       }});
   router.add({http::verb::get, "/health",
               [&context](HttpExchange& exchange) -> asio::awaitable<void> {
                 bool ready = context.ready.load();
