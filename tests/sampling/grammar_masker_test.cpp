@@ -180,7 +180,7 @@ TEST_F(GrammarMaskerTest, WideSchemasAllowOnlyWhatTheMatcherAccepts) {
     TokenMasker masker(*trie_);
     GrammarMatcher matcher(grammar);
     std::mt19937 rng(7);
-    for (int step = 0; step < 4; ++step) {
+    for (int step = 0; step < kWalkSteps / 2; ++step) {
       TokenMask walked;
       masker.fill(matcher, walked);
       std::vector<int32_t> allowed;
