@@ -24,11 +24,6 @@ ApiError admission_error(const Error& error, std::string_view path) {
   return api;
 }
 
-std::vector<std::pair<std::string, std::string>> retry_after(const ApiError& error) {
-  if (error.status == 503 || error.status == 429) return {{"Retry-After", "1"}};
-  return {};
-}
-
 }  // namespace
 
 asio::awaitable<std::unique_ptr<EngineEvents>> submit_generation(
@@ -58,9 +53,8 @@ Result<std::unique_ptr<EngineEvents>> try_submit_generation(HttpExchange& exchan
 }
 
 asio::awaitable<void> answer_refusal(HttpExchange& exchange, const Error& error) {
-  ApiError api = admission_error(error, exchange.path());
-  auto headers = retry_after(api);
-  co_await exchange.respond_error(std::move(api), std::move(headers));
+  // respond_error says when to retry a 429 or a 503.
+  co_await exchange.respond_error(admission_error(error, exchange.path()));
 }
 
 }  // namespace ingot::server
