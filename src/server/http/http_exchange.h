@@ -53,7 +53,12 @@ class HttpExchange {
   asio::awaitable<void> end_event_stream();
 
   // A header every response of this exchange carries, whole or streamed.
+  // Control characters in `value` (a property name, a tool's type: text a
+  // client chose) become spaces: a header value carries none.
   void add_header(std::string name, std::string value) {
+    for (char& c : value) {
+      if (static_cast<unsigned char>(c) < 0x20 || c == 0x7f) c = ' ';
+    }
     extra_headers_.emplace_back(std::move(name), std::move(value));
   }
 

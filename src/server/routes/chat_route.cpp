@@ -36,10 +36,6 @@ void announce_relaxed(HttpExchange& exchange, const std::vector<std::string>& re
   }
   if (shown < relaxed.size())
     header += " (and " + std::to_string(relaxed.size() - shown) + " more)";
-  // Header values carry no control characters; a property name might.
-  for (char& c : header) {
-    if (static_cast<unsigned char>(c) < 0x20 || c == 0x7f) c = ' ';
-  }
   exchange.add_header("x-ingot-relaxed", std::move(header));
 }
 

@@ -175,10 +175,7 @@ asio::awaitable<std::optional<ResponsesRequest>> read_request(HttpExchange& exch
 void announce_dropped_tools(HttpExchange& exchange, const std::vector<std::string>& dropped) {
   if (dropped.empty()) return;
   std::string types;
-  for (const std::string& type : dropped) {
-    if (!types.empty()) types += ", ";
-    for (char c : type) types += static_cast<unsigned char>(c) < 0x20 || c == 0x7f ? ' ' : c;
-  }
+  for (const std::string& type : dropped) types += (types.empty() ? "" : ", ") + type;
   spdlog::warn("responses: hosted tools left out of the prompt (this server cannot run them): {}",
                types);
   exchange.add_header("x-ingot-dropped-tools", std::move(types));
