@@ -190,6 +190,13 @@ asio::awaitable<void> load_or_unload(HttpExchange& exchange, FleetContext& fleet
   co_await exchange.respond(http::status::ok, dump(answer), "application/json");
 }
 
+// The names requests may give the fleet's models, in catalogue order.
+ordered_json model_names(const FleetContext& fleet) {
+  ordered_json names = ordered_json::array();
+  for (const CatalogEntry& e : fleet.registry->catalog().entries()) names.push_back(e.name);
+  return names;
+}
+
 // Added last, so that it lists every route; open to all, it names the
 // models only to a client that carries the API key.
 void add_fleet_index_route(Router& router, FleetContext& fleet) {
@@ -198,13 +205,7 @@ void add_fleet_index_route(Router& router, FleetContext& fleet) {
   router.add({http::verb::get, "/",
               [&fleet, endpoints](HttpExchange& exchange) -> asio::awaitable<void> {
                 ordered_json body = {{"name", "ingot"}, {"version", INGOT_VERSION_STRING}};
-                if (exchange.authorized()) {
-                  ordered_json models = ordered_json::array();
-                  for (const CatalogEntry& e : fleet.registry->catalog().entries()) {
-                    models.push_back(e.name);
-                  }
-                  body["models"] = std::move(models);
-                }
+                if (exchange.authorized()) body["models"] = model_names(fleet);
                 body["endpoints"] = endpoints;
                 co_await exchange.respond(http::status::ok, dump(body), "application/json");
               },
@@ -225,12 +226,8 @@ Router build_model_routes(FleetContext& fleet) {
               }});
   // One model's /props needs its engine: the fleet's names its models.
   router.add({http::verb::get, "/props", [&fleet](HttpExchange& exchange) {
-                ordered_json models = ordered_json::array();
-                for (const CatalogEntry& e : fleet.registry->catalog().entries()) {
-                  models.push_back(e.name);
-                }
                 ordered_json body = {{"build_info", std::string("ingot ") + INGOT_VERSION_STRING},
-                                     {"models", std::move(models)},
+                                     {"models", model_names(fleet)},
                                      {"modalities", {{"vision", false}, {"audio", false}}}};
                 return exchange.respond(http::status::ok, dump(body), "application/json");
               }});
