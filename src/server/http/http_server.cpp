@@ -48,6 +48,14 @@ bool is_json_content_type(std::string_view value) {
   return beast::iequals(beast::string_view(media.data(), media.size()), "application/json");
 }
 
+// A header's value, empty when the request has none.
+template <class Name>
+std::string_view field_text(const http::fields& fields, Name name) {
+  auto it = fields.find(name);
+  if (it == fields.end()) return {};
+  return {it->value().data(), it->value().size()};
+}
+
 // Whether a Transfer-Encoding names chunked and nothing else.
 bool only_chunked(beast::string_view value) {
   while (!value.empty() && (value.back() == ' ' || value.back() == '\t')) value.remove_suffix(1);
@@ -349,12 +357,7 @@ std::optional<ApiError> HttpServer::refuse_early(
 // Origin, `cors` gets the headers that let its page read the answer.
 std::optional<ApiError> HttpServer::refuse_from_browser(const http::fields& header,
                                                         Headers& cors) const {
-  auto text = [&](http::field name) {
-    auto it = header.find(name);
-    return it == header.end() ? std::string_view()
-                              : std::string_view(it->value().data(), it->value().size());
-  };
-  const std::string_view host = text(http::field::host);
+  const std::string_view host = field_text(header, http::field::host);
   if (!host_allowed(browser_, host)) {
     return ApiError{403, "invalid_request_error",
                     "The Host '" + std::string(host) +
@@ -362,7 +365,7 @@ std::optional<ApiError> HttpServer::refuse_from_browser(const http::fields& head
                     std::nullopt, "host_not_allowed"};
   }
   if (header.find(http::field::origin) == header.end()) return std::nullopt;
-  const std::string_view origin = text(http::field::origin);
+  const std::string_view origin = field_text(header, http::field::origin);
   if (!origin_allowed(browser_, origin, host)) {
     return ApiError{403, "invalid_request_error",
                     "Pages of '" + std::string(origin) +
@@ -400,13 +403,11 @@ asio::awaitable<void> HttpServer::answer_preflight(beast::tcp_stream& stream,
 // the server has none. Anthropic's clients send it as x-api-key.
 bool HttpServer::carries_key(const http::fields& header) const {
   if (!options_.api_key) return true;
-  auto bearer = header.find(http::field::authorization);
-  auto api_key = header.find("x-api-key");
-  auto text = [](const auto& field) {
-    return std::string_view(field->value().data(), field->value().size());
-  };
-  if (bearer != header.end()) return bearer_matches(text(bearer), *options_.api_key);
-  return api_key != header.end() && constant_time_equal(text(api_key), *options_.api_key);
+  if (header.find(http::field::authorization) != header.end()) {
+    return bearer_matches(field_text(header, http::field::authorization), *options_.api_key);
+  }
+  return header.find("x-api-key") != header.end() &&
+         constant_time_equal(field_text(header, "x-api-key"), *options_.api_key);
 }
 
 ApiError HttpServer::body_too_large() const {
