@@ -422,5 +422,21 @@ TEST(JsonSchemaGrammar, TenThousandPropertiesTranslateInLinearSize) {
   }
 }
 
+// A long enum shares the starts of its values: it compiles (one
+// alternative per value would start the matcher past its bounds) and
+// still admits exactly its values.
+TEST(JsonSchemaGrammar, AnEnumOfManyValuesAdmitsExactlyThem) {
+  Json values = Json::array();
+  for (int i = 0; i < 100'000; ++i) values.push_back("value" + std::to_string(i));
+  values.push_back(7);
+  values.push_back(Json{{"a", 1}});
+  auto grammar = compile_schema({{"enum", values}});
+  ASSERT_TRUE(grammar);
+  for (const char* text : {"\"value0\"", "\"value99999\"", "\"value4242\"", "7", "{\"a\":1}"})
+    EXPECT_TRUE(accepts(grammar, text)) << text;
+  for (const char* text : {"\"value100000\"", "\"value01\"", "\"value\"", "70", "\"value1"})
+    EXPECT_FALSE(accepts(grammar, text)) << text;
+}
+
 }  // namespace
 }  // namespace ingot::sampling::grammar

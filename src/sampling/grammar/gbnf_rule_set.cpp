@@ -41,10 +41,11 @@ std::string GbnfRuleSet::reserve(std::string_view hint) {
     while (!base.empty() && base.front() == '-') base.erase(0, 1);
   }
   if (base.rfind("format-", 0) == 0) base = "s-" + base;  // format rules are added by fixed name
+  // Suffixes go on from the last one given to `base`, so that many rules of
+  // one hint do not each search from the start.
   std::string name = base;
-  for (int suffix = 2; taken_.count(name) > 0; ++suffix) {
-    name = base + "-" + std::to_string(suffix);
-  }
+  uint64_t& suffix = next_suffix_.try_emplace(base, 1).first->second;
+  while (taken_.count(name) > 0) name = base + "-" + std::to_string(++suffix);
   taken_.insert(name);
   put(name, "");  // holds the rule's place: parents print before their parts
   return name;

@@ -5,6 +5,7 @@
 // first use. Prints the grammar as GBNF text.
 
 #include <cstddef>
+#include <cstdint>
 #include <map>
 #include <set>
 #include <string>
@@ -50,6 +51,7 @@ class GbnfRuleSet {
   std::map<std::string, size_t, std::less<>> index_by_name_;
   std::map<std::string, std::string, std::less<>> name_by_body_;
   std::set<std::string, std::less<>> taken_;
+  std::map<std::string, uint64_t, std::less<>> next_suffix_;  // the last suffix given per base
   size_t text_size_ = 0;
 };
 

@@ -7,9 +7,11 @@
 #include <functional>
 #include <map>
 #include <optional>
+#include <unordered_set>
 #include <vector>
 
 #include "sampling/grammar/gbnf_text.h"
+#include "sampling/grammar/literal_trie.h"
 #include "sampling/grammar/numeric_ranges.h"
 #include "sampling/grammar/regex_gbnf.h"
 #include "sampling/grammar/schema_keywords.h"
@@ -26,6 +28,9 @@ using namespace schema_rules;
 // Bounds that keep a hostile schema from producing a huge grammar.
 constexpr int kMaxNesting = 256;
 constexpr size_t kMaxGrammarText = 4 << 20;
+// Few values read best as alternatives (and as llama.cpp writes them); many
+// go into a prefix tree, or the matcher would start one stack per value.
+constexpr size_t kTrieFromValues = 32;
 
 bool only_reference(const Json& schema) {
   for (const auto& [keyword, value] : schema.items()) {
@@ -207,7 +212,7 @@ std::string SchemaTranslator::body_for(const Json& schema, const std::string& na
   }
   if (schema.contains("anyOf") || schema.contains("oneOf"))
     return branches_body(schema, name, path);
-  if (schema.contains("const") || schema.contains("enum")) return literal_body(schema, path);
+  if (schema.contains("const") || schema.contains("enum")) return literal_body(schema, name, path);
   return typed_body(schema, name, path);
 }
 
@@ -271,7 +276,8 @@ std::string SchemaTranslator::branches_body(const Json& schema, const std::strin
   return join_alternatives(alternatives);
 }
 
-std::string SchemaTranslator::literal_body(const Json& schema, const std::string& path) {
+std::string SchemaTranslator::literal_body(const Json& schema, const std::string& name,
+                                           const std::string& path) {
   std::vector<std::string> types;
   if (schema.contains("type")) types = declared_types(schema, path);
   auto allowed = [&](const Json& value) {
@@ -294,16 +300,24 @@ std::string SchemaTranslator::literal_body(const Json& schema, const std::string
     values = schema["enum"];
   }
   std::vector<std::string> alternatives;
+  std::vector<std::string> scalar_texts;
+  std::unordered_set<std::string> seen;
   for (const Json& value : values) {
     if (!allowed(value)) continue;
     if (value.is_structured()) rules_.use_primitive(json_rule::kWs);
     std::string literal = value_gbnf(value, path);
-    if (std::find(alternatives.begin(), alternatives.end(), literal) == alternatives.end()) {
-      alternatives.push_back(literal);
-    }
+    if (!seen.insert(literal).second) continue;
+    alternatives.push_back(std::move(literal));
+    if (!value.is_structured()) scalar_texts.push_back(json_text(value, path));
   }
   if (alternatives.empty()) fail_invalid("no 'enum'/'const' value has the schema's type", path);
-  return join_alternatives(alternatives);
+  if (scalar_texts.size() < kTrieFromValues) return join_alternatives(alternatives);
+  std::vector<std::string> structured;
+  for (std::string& alternative : alternatives) {
+    if (alternative.front() == '(') structured.push_back(std::move(alternative));
+  }
+  structured.push_back(literal_trie_body(std::move(scalar_texts), rules_, name));
+  return join_alternatives(structured);
 }
 
 std::string SchemaTranslator::typed_body(const Json& schema, const std::string& name,

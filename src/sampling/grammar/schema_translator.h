@@ -57,7 +57,7 @@ class SchemaTranslator {
   Json resolve(const std::string& ref, const std::string& path) const;
 
   std::string branches_body(const Json& schema, const std::string& name, const std::string& path);
-  std::string literal_body(const Json& schema, const std::string& path);
+  std::string literal_body(const Json& schema, const std::string& name, const std::string& path);
   std::string typed_body(const Json& schema, const std::string& name, const std::string& path);
   std::string type_body(const std::string& type, const Json& schema, const std::string& name,
                         const std::string& path);
