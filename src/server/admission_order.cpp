@@ -22,7 +22,11 @@ asio::awaitable<void> AdmissionOrder::wait_turn(uint64_t number) {
   }
 }
 
-void AdmissionOrder::release(uint64_t number) {
+void AdmissionOrder::release(uint64_t number, bool aside) {
+  if (aside) {
+    --aside_;
+    return;
+  }
   outstanding_.erase(number);
   if (outstanding_.empty()) return;
   auto first = waiting_.find(*outstanding_.begin());

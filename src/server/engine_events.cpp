@@ -1,16 +1,11 @@
 #include "server/engine_events.h"
 
-#include <sys/socket.h>
-
-#include <cerrno>
-
 namespace ingot::server {
 
 struct EngineEvents::Shared {
   explicit Shared(asio::any_io_executor executor) : wake(executor) {}
   asio::steady_timer wake;
   bool client_gone = false;
-  bool finished = false;  // the exchange is over: the socket may be gone
 };
 
 EngineEvents::EngineEvents(asio::any_io_executor executor, engine::RequestHandle handle)
@@ -24,7 +19,6 @@ EngineEvents::EngineEvents(asio::any_io_executor executor, engine::RequestHandle
 }
 
 EngineEvents::~EngineEvents() {
-  shared_->finished = true;
   handle_.set_notify(nullptr);
   handle_.abandon();  // a no-op for a finished request; stops one left running
 }
@@ -34,26 +28,13 @@ bool EngineEvents::client_gone() const {
 }
 
 void EngineEvents::watch(tcp::socket& socket, EndOfInput end_of_input) {
-  arm(shared_, socket, end_of_input);
-}
-
-void EngineEvents::arm(const std::shared_ptr<Shared>& shared, tcp::socket& socket,
-                       EndOfInput end_of_input) {
-  socket.async_wait(tcp::socket::wait_read,
-                    [shared, &socket, end_of_input](boost::system::error_code ec) {
-                      if (ec || shared->finished) return;
-                      char byte;
-                      ssize_t n = ::recv(socket.native_handle(), &byte, 1, MSG_PEEK | MSG_DONTWAIT);
-                      if (n > 0) return;  // a pipelined request: the client is still there
-                      if (n < 0 && (errno == EAGAIN || errno == EWOULDBLOCK || errno == EINTR)) {
-                        arm(shared, socket, end_of_input);
-                        return;
-                      }
-                      // The socket stays readable at its end: the watch ends here either way.
-                      if (n == 0 && end_of_input == EndOfInput::kLeftToWrites) return;
-                      shared->client_gone = true;
-                      shared->wake.cancel();
-                    });
+  std::weak_ptr<Shared> weak = shared_;
+  departure_.emplace(socket, end_of_input, [weak] {
+    if (auto shared = weak.lock()) {
+      shared->client_gone = true;
+      shared->wake.cancel();
+    }
+  });
 }
 
 asio::awaitable<std::optional<engine::Event>> EngineEvents::next() {

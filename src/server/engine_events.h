@@ -10,6 +10,7 @@
 #include <optional>
 
 #include "engine/request_handle.h"
+#include "server/http/departure_watch.h"
 #include "server/http/http_types.h"
 
 namespace ingot::server {
@@ -21,12 +22,7 @@ class EngineEvents {
   EngineEvents(const EngineEvents&) = delete;
   EngineEvents& operator=(const EngineEvents&) = delete;
 
-  // What the end of a client's input says. A client that half-closes
-  // after sending cannot be told from one that closed until a write
-  // finds out: a stream writes soon (its role chunk, tokens, keep-alives),
-  // so its client keeps it; a whole reply writes only at the end, so its
-  // client is taken to have left (as nginx takes it).
-  enum class EndOfInput { kLeaves, kLeftToWrites };
+  using EndOfInput = DepartureWatch::EndOfInput;
 
   // Arms the disconnect watch on the client's socket.
   void watch(tcp::socket& socket, EndOfInput end_of_input);
@@ -45,11 +41,10 @@ class EngineEvents {
 
  private:
   struct Shared;
-  static void arm(const std::shared_ptr<Shared>& shared, tcp::socket& socket,
-                  EndOfInput end_of_input);
 
   engine::RequestHandle handle_;
   std::shared_ptr<Shared> shared_;
+  std::optional<DepartureWatch> departure_;
 };
 
 }  // namespace ingot::server

@@ -5,7 +5,7 @@
 namespace ingot::server {
 
 Result<std::shared_ptr<const sampling::grammar::Grammar>> GrammarCache::get(
-    const std::string& gbnf) {
+    const std::string& gbnf, const GrammarCompileWatch& watch) {
   {
     std::lock_guard lock(mutex_);
     if (auto it = by_text_.find(gbnf); it != by_text_.end()) {
@@ -14,7 +14,8 @@ Result<std::shared_ptr<const sampling::grammar::Grammar>> GrammarCache::get(
     }
   }
   // Parsed outside the lock: a large grammar must not hold up other requests.
-  auto parsed = sampling::grammar::parse_gbnf(gbnf);
+  if (watch.before_compile) watch.before_compile();
+  auto parsed = sampling::grammar::parse_gbnf(gbnf, "root", watch.cancelled);
   if (!parsed.ok()) return parsed.error();
   std::lock_guard lock(mutex_);
   if (auto it = by_text_.find(gbnf); it != by_text_.end()) return it->second->second;

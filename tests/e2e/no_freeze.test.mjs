@@ -5,6 +5,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import http from 'node:http';
 import net from 'node:net';
+import { readFileSync } from 'node:fs';
 import { startServer, sharedModel, haveShared } from './harness.mjs';
 
 const skip = haveShared() ? false : '../shared is absent: no test models';
@@ -53,6 +54,67 @@ test('a body of 400,000 objects neither stalls /health nor goes unanswered', { s
     const answer = await big;
     assert.equal(answer.status, 200, answer.text);
     assert.ok(slowest < 1000, `/health took ${slowest} ms beside the large body`);
+  } finally {
+    await server.stop();
+  }
+});
+
+// The peak resident memory of a process, in MiB (VmHWM).
+function peakMemoryMiB(pid) {
+  const status = readFileSync(`/proc/${pid}/status`, 'utf8');
+  return Number(status.match(/VmHWM:\s+(\d+)/)[1]) / 1024;
+}
+
+function wideSchemaBody(properties) {
+  const props = {};
+  for (let i = 0; i < properties; ++i) props[`p${i}`] = { type: 'integer' };
+  return chatWith(`"response_format":${JSON.stringify({ type: 'json_schema', json_schema: {
+    name: 'wide', strict: true, schema: { type: 'object', properties: props, required: Object.keys(props) } } })}`);
+}
+
+function chainedGrammarBody(rules) {
+  let grammar = 'root ::= r0\n';
+  for (let i = 0; i < rules - 1; ++i) grammar += `r${i} ::= "a" r${i + 1}\n`;
+  grammar += `r${rules - 1} ::= "a"\n`;
+  return chatWith(`"grammar":${JSON.stringify(grammar)}`);
+}
+
+function longEnumBody(values) {
+  const schema = { enum: Array.from({ length: values }, (_, i) => `value${i}`) };
+  return chatWith(`"response_format":${JSON.stringify({ type: 'json_schema', json_schema: { name: 'e', schema } })}`);
+}
+
+// The memory bound: the model is small, so what the hostile requests may
+// hold on top of the server's own start-up size stays well under this.
+const kMemoryBoundMiB = 512;
+
+test('hostile bodies, schemas and grammars together leave the server answering', { skip }, async () => {
+  const server = await startServer(sharedModel('stories260K.gguf'), ['--parallel', '2']);
+  try {
+    const objects = new Array(400_000).fill('{}').join(',');
+    const hostile = [
+      post(server, '/v1/chat/completions', chatWith(`"junk":[${objects}]`)),
+      post(server, '/v1/chat/completions', wideSchemaBody(10_000)),
+      post(server, '/v1/chat/completions', chainedGrammarBody(40_000)),
+      post(server, '/v1/chat/completions', longEnumBody(100_000)),
+    ];
+    let settled = false;
+    const all = Promise.all(hostile).finally(() => { settled = true; });
+    const sent = performance.now();
+    let smallLatency = 0;
+    const small = post(server, '/v1/chat/completions', chatWith('"temperature":0'))
+      .finally(() => { smallLatency = performance.now() - sent; });
+    let slowest = 0;
+    do slowest = Math.max(slowest, await healthLatency(server)); while (!settled);
+    const answers = await all;
+    for (const answer of answers) assert.equal(answer.status, 200, answer.text.slice(0, 300));
+    const smallAnswer = await small;
+    assert.equal(smallAnswer.status, 200, smallAnswer.text);
+    assert.equal(JSON.parse(smallAnswer.text).usage.completion_tokens, 2);
+    assert.ok(smallLatency < 5000, `a two-token request took ${smallLatency} ms beside them`);
+    assert.ok(slowest < 1000, `/health took ${slowest} ms beside the hostile requests`);
+    const peak = peakMemoryMiB(server.proc.pid);
+    assert.ok(peak < kMemoryBoundMiB, `the server's resident memory peaked at ${peak} MiB`);
   } finally {
     await server.stop();
   }

@@ -53,5 +53,45 @@ TEST(AdmissionOrder, ARequestCountsFromItsArrivalUpToTheCapacity) {
   EXPECT_TRUE(order.take());  // the third's place, given back when it goes
 }
 
+// A ticket compiling a grammar steps out of line: the ones behind it go
+// on, and it goes again after those that were in line when it rejoined.
+TEST(AdmissionOrder, ATicketSteppedAsideHoldsNobodyUpAndRejoinsAtTheBack) {
+  asio::io_context io;
+  AdmissionOrder order;
+  std::vector<int> admitted;
+  std::vector<AdmissionOrder::Ticket> tickets;
+  for (int i = 0; i < 3; ++i) tickets.push_back(*order.take());
+  auto admit = [&](int i) -> asio::awaitable<void> {
+    co_await tickets[static_cast<size_t>(i)].wait_turn();
+    admitted.push_back(i);
+    tickets[static_cast<size_t>(i)].release();
+  };
+  tickets[0].step_aside();
+  asio::co_spawn(io, admit(1), asio::detached);
+  io.poll();
+  EXPECT_EQ(admitted, (std::vector<int>{1}));
+  tickets[0].rejoin();  // behind 2, which is still in line
+  asio::co_spawn(io, admit(0), asio::detached);
+  io.restart();
+  io.poll();
+  EXPECT_EQ(admitted, (std::vector<int>{1}));
+  asio::co_spawn(io, admit(2), asio::detached);
+  io.restart();
+  io.poll();
+  EXPECT_EQ(admitted, (std::vector<int>{1, 2, 0}));
+}
+
+// Out of line, a ticket still holds its place in the count.
+TEST(AdmissionOrder, ATicketSteppedAsideStillCounts) {
+  AdmissionOrder order;
+  order.set_capacity(1);
+  std::optional<AdmissionOrder::Ticket> first = order.take();
+  ASSERT_TRUE(first);
+  first->step_aside();
+  EXPECT_FALSE(order.take());
+  first->release();  // released while aside: its place is given back
+  EXPECT_TRUE(order.take());
+}
+
 }  // namespace
 }  // namespace ingot::server

@@ -34,5 +34,31 @@ TEST(GrammarCache, TheLeastRecentlyUsedGrammarIsDroppedPastCapacity) {
   EXPECT_EQ(cache.get(R"(root ::= "a")")->get(), a->get());
 }
 
+// A client that left stops its grammar's compile, and nothing is kept.
+TEST(GrammarCache, ACompileWhoseClientLeftStopsAndIsNotKept) {
+  GrammarCache cache;
+  std::atomic<bool> gone = true;
+  GrammarCompileWatch watch;
+  watch.cancelled = &gone;
+  auto stopped = cache.get(R"(root ::= "a" b
+b ::= "b")",
+                           watch);
+  ASSERT_FALSE(stopped.ok());
+  EXPECT_EQ(stopped.error().kind(), ErrorKind::kCancelled);
+  EXPECT_EQ(cache.size(), 0u);
+}
+
+// Only a grammar the cache lacks is announced as a compile (a request
+// steps out of the admission order for it).
+TEST(GrammarCache, OnlyAGrammarNotCachedIsAnnouncedAsACompile) {
+  GrammarCache cache;
+  int compiles = 0;
+  GrammarCompileWatch watch;
+  watch.before_compile = [&compiles] { ++compiles; };
+  ASSERT_TRUE(cache.get(R"(root ::= "a")", watch).ok());
+  ASSERT_TRUE(cache.get(R"(root ::= "a")", watch).ok());
+  EXPECT_EQ(compiles, 1);
+}
+
 }  // namespace
 }  // namespace ingot::server

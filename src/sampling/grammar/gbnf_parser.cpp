@@ -43,11 +43,13 @@ struct PendingRule {
 
 class GbnfParser {
  public:
-  explicit GbnfParser(std::string_view text) : text_(text) {}
+  GbnfParser(std::string_view text, const std::atomic<bool>* cancelled)
+      : text_(text), cancelled_(cancelled) {}
 
   Result<std::shared_ptr<const Grammar>> parse(std::string_view root) {
     try {
       parse_rules();
+      stop_if_cancelled();
       return finish(root);
     } catch (const ErrorException& e) {
       return e.error();
@@ -121,9 +123,15 @@ class GbnfParser {
     return definition;
   }
 
+  void stop_if_cancelled() const {
+    if (cancelled_ && cancelled_->load(std::memory_order_relaxed))
+      throw ErrorException(Error(ErrorKind::kCancelled, "the grammar's compile was stopped"));
+  }
+
   void parse_rules() {
     skip_space();
     while (!at_end()) {
+      stop_if_cancelled();
       size_t start = pos_;
       std::string_view name = parse_name();
       if (name.empty()) fail(pos_, "expected a rule name");
@@ -461,12 +469,16 @@ class GbnfParser {
   std::map<std::vector<std::pair<char32_t, char32_t>>, uint32_t> class_ids_;
   size_t element_count_ = 0;
   int depth_ = 0;
+  const std::atomic<bool>* cancelled_;
 };
 
 }  // namespace
 
-Result<std::shared_ptr<const Grammar>> parse_gbnf(std::string_view text, std::string_view root) {
-  INGOT_ASSIGN_OR_RETURN(auto grammar, GbnfParser(text).parse(root));
+Result<std::shared_ptr<const Grammar>> parse_gbnf(std::string_view text, std::string_view root,
+                                                  const std::atomic<bool>* cancelled) {
+  INGOT_ASSIGN_OR_RETURN(auto grammar, GbnfParser(text, cancelled).parse(root));
+  if (cancelled && cancelled->load(std::memory_order_relaxed))
+    return Error(ErrorKind::kCancelled, "the grammar's compile was stopped");
   std::vector<Stack> start;
   if (!initial_stacks(*grammar, start)) {
     return invalid_format(

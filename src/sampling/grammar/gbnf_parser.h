@@ -7,6 +7,7 @@
 // from `#` to the end of the line; newlines are whitespace, a rule ends
 // where the next `name ::=` starts. Errors read "line:col: reason".
 
+#include <atomic>
 #include <memory>
 #include <string_view>
 
@@ -19,7 +20,10 @@ namespace ingot::sampling::grammar {
 inline constexpr size_t kMaxGrammarElements = 1'000'000;
 inline constexpr uint32_t kMaxRepetitionCount = 10'000;
 
+// Stops with a kCancelled error, at the next rule, once `cancelled` is set
+// (the client that asked for the grammar left).
 Result<std::shared_ptr<const Grammar>> parse_gbnf(std::string_view text,
-                                                  std::string_view root = "root");
+                                                  std::string_view root = "root",
+                                                  const std::atomic<bool>* cancelled = nullptr);
 
 }  // namespace ingot::sampling::grammar

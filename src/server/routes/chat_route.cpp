@@ -13,6 +13,7 @@
 #include "server/routes/parsed_request.h"
 #include "server/routes/prompt_building.h"
 #include "server/routes/routes.h"
+#include "server/routes/watched_preparation.h"
 
 namespace ingot::server {
 
@@ -47,8 +48,11 @@ asio::awaitable<void> serve_chat(HttpExchange& exchange, ServingContext& context
   const ChatRequest& request = *parsed;
   std::optional<AdmissionOrder::Ticket> ticket = co_await take_ticket_or_answer(exchange, context);
   if (!ticket) co_return;
-  auto generation = co_await off_io_thread(
-      context, exchange, [&request, &context] { return build_chat_generation(request, context); });
+  auto generation =
+      co_await prepare_watched(context, exchange, *ticket, request.stream,
+                               [&request, &context](const GrammarCompileWatch& watch) {
+                                 return build_chat_generation(request, context, watch);
+                               });
   if (auto* error = std::get_if<ApiError>(&generation)) {
     ticket->release();
     co_await exchange.respond_error(std::move(*error));

@@ -8,6 +8,7 @@
 #include "server/routes/prompt_building.h"
 #include "server/routes/reply_grammar.h"
 #include "server/routes/routes.h"
+#include "server/routes/watched_preparation.h"
 
 namespace ingot::server {
 namespace {
@@ -53,9 +54,11 @@ asio::awaitable<void> serve_completion(HttpExchange& exchange, ServingContext& c
     }
     return std::pair{request.prompt_ids, context.format.tokenizer->decode(request.prompt_ids)};
   });
-  auto constraint = co_await off_io_thread(context, exchange, [&request, &context] {
-    return reply_grammar_for(request, std::nullopt, std::nullopt, context.grammars);
-  });
+  auto constraint = co_await prepare_watched(
+      context, exchange, *ticket, request.stream,
+      [&request, &context](const GrammarCompileWatch& watch) {
+        return reply_grammar_for(request, std::nullopt, std::nullopt, context.grammars, watch);
+      });
   if (auto* error = std::get_if<ApiError>(&constraint)) {
     ticket->release();
     co_await exchange.respond_error(std::move(*error));

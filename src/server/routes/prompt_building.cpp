@@ -142,7 +142,8 @@ sampling::SamplingParams sampling_for(const GenerationFields& request,
 }
 
 std::variant<ChatGeneration, ApiError> build_chat_generation(const ChatRequest& request,
-                                                             const ServingContext& context) {
+                                                             const ServingContext& context,
+                                                             const GrammarCompileWatch& watch) {
   if (auto error = check_logit_bias_ids(request, *context.format.tokenizer)) return *error;
   ChatGeneration result;
   chat::ChatPromptInput input;
@@ -180,7 +181,7 @@ std::variant<ChatGeneration, ApiError> build_chat_generation(const ChatRequest& 
       engine::prompt_opens_reasoning(prompt, *context.format.reasoning_tags);
   auto constraint =
       reply_grammar_for(request, result.tool_call_family,
-                        reasoning_block(context, prompt, opens_reasoning), context.grammars);
+                        reasoning_block(context, prompt, opens_reasoning), context.grammars, watch);
   if (auto* error = std::get_if<ApiError>(&constraint)) return std::move(*error);
 
   engine::GenerationRequest& generation = result.generation;

@@ -31,8 +31,10 @@ struct ChatGeneration {
 
 // Renders the chat template (ChatML when the model has none) with the
 // request's tools, and tokenizes.
+// `watch` is handed to the grammar's compile (grammar_cache.h).
 std::variant<ChatGeneration, ApiError> build_chat_generation(const ChatRequest& request,
-                                                             const ServingContext& context);
+                                                             const ServingContext& context,
+                                                             const GrammarCompileWatch& watch = {});
 
 // Tokenizes text the way a prompt is: BOS as the model asks unless the text
 // already starts with it, special tokens parsed.

@@ -19,9 +19,11 @@ nlohmann::ordered_json relaxed_schema(const nlohmann::ordered_json& schema,
   return std::move(result.schema);
 }
 
-GrammarOrError compiled(GrammarCache& grammars, const std::string& gbnf, const std::string& param,
-                        const char* code) {
-  auto parsed = grammars.get(gbnf);
+GrammarOrError compiled(GrammarCache& grammars, const GrammarCompileWatch& watch,
+                        const std::string& gbnf, const std::string& param, const char* code) {
+  auto parsed = grammars.get(gbnf, watch);
+  if (!parsed.ok() && parsed.error().kind() == ErrorKind::kCancelled)
+    return api_error_from(parsed.error());
   if (!parsed.ok()) {
     return invalid_request(
         "'" + param + "' does not give a usable grammar: " + parsed.error().describe(), param,
@@ -30,7 +32,8 @@ GrammarOrError compiled(GrammarCache& grammars, const std::string& gbnf, const s
   return ReplyGrammar{std::move(parsed).value(), {}, {}};
 }
 
-GrammarOrError schema_grammar(const ResponseFormat& format, GrammarCache& grammars) {
+GrammarOrError schema_grammar(const ResponseFormat& format, GrammarCache& grammars,
+                              const GrammarCompileWatch& watch) {
   // A json_schema without a schema accepts any JSON value.
   nlohmann::ordered_json schema =
       format.schema.is_null() ? nlohmann::ordered_json::object() : format.schema;
@@ -44,7 +47,7 @@ GrammarOrError schema_grammar(const ResponseFormat& format, GrammarCache& gramma
         "response_format.json_schema.schema", "unsupported_schema");
   }
   GrammarOrError result =
-      compiled(grammars, *gbnf, "response_format.json_schema.schema", "unsupported_schema");
+      compiled(grammars, watch, *gbnf, "response_format.json_schema.schema", "unsupported_schema");
   if (auto* ready = std::get_if<std::optional<ReplyGrammar>>(&result)) {
     (*ready)->relaxed = std::move(relaxed);
   }
@@ -68,7 +71,7 @@ nlohmann::ordered_json relaxed_tools(const nlohmann::ordered_json& tools,
 GrammarOrError tool_grammar(const StructuredOutputFields& request,
                             chat::tool_calls::ToolCallFamily family,
                             const std::optional<grammar::ReasoningBlock>& reasoning,
-                            GrammarCache& grammars) {
+                            GrammarCache& grammars, const GrammarCompileWatch& watch) {
   grammar::ToolCallGrammarOptions options;
   options.family = family;
   options.reasoning = reasoning;
@@ -93,7 +96,7 @@ GrammarOrError tool_grammar(const StructuredOutputFields& request,
     return invalid_request("'tools' cannot be enforced: " + call.error().message(), "tools",
                            "unsupported_schema");
   }
-  GrammarOrError result = compiled(grammars, call->gbnf, "tools", "unsupported_schema");
+  GrammarOrError result = compiled(grammars, watch, call->gbnf, "tools", "unsupported_schema");
   if (auto* ready = std::get_if<std::optional<ReplyGrammar>>(&result)) {
     (*ready)->triggers = call->triggers;
     (*ready)->relaxed = std::move(relaxed);
@@ -106,24 +109,27 @@ GrammarOrError tool_grammar(const StructuredOutputFields& request,
 std::variant<std::optional<ReplyGrammar>, ApiError> reply_grammar_for(
     const StructuredOutputFields& request,
     std::optional<chat::tool_calls::ToolCallFamily> tool_family,
-    const std::optional<grammar::ReasoningBlock>& reasoning, GrammarCache& grammars) {
-  if (request.grammar) return compiled(grammars, *request.grammar, "grammar", "invalid_grammar");
+    const std::optional<grammar::ReasoningBlock>& reasoning, GrammarCache& grammars,
+    const GrammarCompileWatch& watch) {
+  if (request.grammar)
+    return compiled(grammars, watch, *request.grammar, "grammar", "invalid_grammar");
   // A required call constrains the reply from its first token.
   bool call_required = request.tool_choice.mode == ToolChoice::Mode::kRequired ||
                        request.tool_choice.mode == ToolChoice::Mode::kFunction;
-  if (tool_family && call_required) return tool_grammar(request, *tool_family, reasoning, grammars);
+  if (tool_family && call_required)
+    return tool_grammar(request, *tool_family, reasoning, grammars, watch);
   switch (request.response_format.kind) {
     case ResponseFormat::Kind::kText:
       // With "auto" the call grammar arms when the model opens a call.
-      if (tool_family) return tool_grammar(request, *tool_family, reasoning, grammars);
+      if (tool_family) return tool_grammar(request, *tool_family, reasoning, grammars, watch);
       return std::optional<ReplyGrammar>();
     // A JSON reply format holds from the first token, so with "auto" tools
     // the model answers in that format rather than calling (docs/api.md).
     case ResponseFormat::Kind::kJsonObject:
-      return compiled(grammars, grammar::any_json_object_gbnf(), "response_format",
+      return compiled(grammars, watch, grammar::any_json_object_gbnf(), "response_format",
                       "invalid_grammar");
     case ResponseFormat::Kind::kJsonSchema:
-      return schema_grammar(request.response_format, grammars);
+      return schema_grammar(request.response_format, grammars, watch);
   }
   return std::optional<ReplyGrammar>();
 }

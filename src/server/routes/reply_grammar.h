@@ -37,10 +37,12 @@ struct ReplyGrammar {
 // No grammar (std::nullopt) when the reply is free text. `tool_family` is
 // set when the request's tools are offered to the model; `reasoning` when
 // the template reasons between tags, which a required call may follow.
-// Grammars are compiled through `grammars`, so repeated ones are shared.
+// Grammars are compiled through `grammars`, so repeated ones are shared;
+// `watch` stops a compile whose client left (a 499 error).
 std::variant<std::optional<ReplyGrammar>, ApiError> reply_grammar_for(
     const StructuredOutputFields& request,
     std::optional<chat::tool_calls::ToolCallFamily> tool_family,
-    const std::optional<sampling::grammar::ReasoningBlock>& reasoning, GrammarCache& grammars);
+    const std::optional<sampling::grammar::ReasoningBlock>& reasoning, GrammarCache& grammars,
+    const GrammarCompileWatch& watch = {});
 
 }  // namespace ingot::server

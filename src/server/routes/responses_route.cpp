@@ -26,6 +26,7 @@
 #include "server/routes/routes.h"
 #include "server/routes/tool_call_reading.h"
 #include "server/routes/usage_record.h"
+#include "server/routes/watched_preparation.h"
 
 namespace ingot::server::responses {
 namespace {
@@ -189,8 +190,10 @@ asio::awaitable<void> serve_create(HttpExchange& exchange, ServingContext& conte
   const ChatRequest& chat = request->chat;
   std::optional<AdmissionOrder::Ticket> ticket = co_await take_ticket_or_answer(exchange, context);
   if (!ticket) co_return;
-  auto generation = co_await off_io_thread(
-      context, exchange, [&chat, &context] { return build_chat_generation(chat, context); });
+  auto generation = co_await prepare_watched(context, exchange, *ticket, chat.stream,
+                                             [&chat, &context](const GrammarCompileWatch& watch) {
+                                               return build_chat_generation(chat, context, watch);
+                                             });
   if (auto* error = std::get_if<ApiError>(&generation)) {
     ticket->release();
     co_await exchange.respond_error(std::move(*error));
