@@ -12,7 +12,7 @@ DEFAULT_MODEL := build/default-model/ingot-default-qwen3.gguf
 
 SECONDS ?= 60
 
-.PHONY: deps build build-asan test test-release test-asan test-arm64 test-arm64-kernels serve bench flake fuzz format default-model
+.PHONY: deps build build-asan test test-release test-asan test-arm64 test-arm64-kernels serve bench flake fuzz fuzz-slow format default-model
 
 deps:
 	@scripts/install-deps
@@ -65,6 +65,10 @@ flake: build
 # `make test` replays the saved corpora.
 fuzz: deps
 	scripts/fuzz $(SECONDS)
+
+# The same without sanitizers, where one input over a second fails.
+fuzz-slow: deps
+	scripts/fuzz --slow $(SECONDS)
 
 format:
 	@git ls-files '*.cpp' '*.h' | xargs clang-format -i

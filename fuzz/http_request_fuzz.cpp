@@ -16,7 +16,8 @@ namespace {
 namespace http = boost::beast::http;
 
 // Feeds the bytes in pieces, as reads from a socket would deliver them.
-bool parse_request(std::string_view bytes, size_t piece, http::request_parser<http::string_body>& parser) {
+bool parse_request(std::string_view bytes, size_t piece,
+                   http::request_parser<http::string_body>& parser) {
   boost::system::error_code ec;
   parser.header_limit(16u << 10);
   parser.body_limit(8u << 20);

@@ -21,7 +21,8 @@ void translate(const nlohmann::ordered_json& schema) {
 }  // namespace
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
-  auto schema = nlohmann::ordered_json::parse(data, data + size, nullptr, /*allow_exceptions=*/false);
+  auto schema =
+      nlohmann::ordered_json::parse(data, data + size, nullptr, /*allow_exceptions=*/false);
   if (schema.is_discarded()) return 0;
   translate(schema);
   translate(ingot::sampling::grammar::relax_schema(schema).schema);

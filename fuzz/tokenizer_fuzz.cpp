@@ -30,7 +30,8 @@ std::vector<std::unique_ptr<ingot::tokenizer::Tokenizer>> load_tokenizers() {
     auto gguf = ingot::gguf::GgufFile::open((shared_dir() / file).string());
     if (!gguf.ok()) continue;
     auto tokenizer = ingot::tokenizer::Tokenizer::from_gguf(*gguf);
-    if (tokenizer.ok()) out.push_back(std::make_unique<ingot::tokenizer::Tokenizer>(std::move(*tokenizer)));
+    if (tokenizer.ok())
+      out.push_back(std::make_unique<ingot::tokenizer::Tokenizer>(std::move(*tokenizer)));
   }
   return out;
 }
