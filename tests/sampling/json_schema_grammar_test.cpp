@@ -438,5 +438,28 @@ TEST(JsonSchemaGrammar, AnEnumOfManyValuesAdmitsExactlyThem) {
     EXPECT_FALSE(accepts(grammar, text)) << text;
 }
 
+// Keys outside the declared ones avoid every declared name, however long
+// (the exclusion nests a group per character, in rules of their own past
+// GBNF's nesting bound); names past the stated bounds are refused.
+TEST(JsonSchemaGrammar, OtherKeysAvoidLongDeclaredNames) {
+  const std::string long_name(600, 'n');
+  auto grammar = compile_schema({{"type", "object"},
+                                 {"properties", {{long_name, {{"type", "integer"}}}}},
+                                 {"additionalProperties", {{"type", "boolean"}}}});
+  ASSERT_TRUE(grammar);
+  EXPECT_TRUE(accepts(grammar, "{\"" + long_name + "\":1}"));
+  EXPECT_TRUE(accepts(grammar, "{\"" + long_name + "x\":true}"));
+  EXPECT_FALSE(accepts(grammar, "{\"" + long_name + "\":true}"));
+  for (size_t length : {size_t{1025}, size_t{1} << 20}) {
+    const std::string too_long(length, 'n');
+    EXPECT_NE(error_of({{"type", "object"},
+                        {"properties", {{too_long, {{"type", "integer"}}}}},
+                        {"additionalProperties", true}})
+                  .find("property names longer than 1024"),
+              std::string::npos)
+        << length;
+  }
+}
+
 }  // namespace
 }  // namespace ingot::sampling::grammar

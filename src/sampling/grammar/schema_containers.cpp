@@ -18,6 +18,16 @@
 namespace ingot::sampling::grammar {
 using namespace schema_rules;
 
+namespace {
+
+// Bounds on the declared names a key outside them must avoid.
+constexpr size_t kMaxExcludedNameLength = 1024;
+constexpr size_t kMaxExcludedNamesLength = 65536;
+// Characters of a name per rule of the other-key trie.
+constexpr size_t kOtherKeyGroupsPerRule = 64;
+
+}  // namespace
+
 std::string SchemaTranslator::object_body(const Json& schema, const std::string& name,
                                           const std::string& path) {
   struct Property {
@@ -136,16 +146,26 @@ std::string SchemaTranslator::other_key_rule(const Json& properties, const std::
     bool terminal = false;
   };
   Node root;
+  size_t total_length = 0;
   for (const auto& [key, schema] : properties.items()) {
     std::optional<std::u32string> code_points = decode_utf8(key);
     if (!code_points) fail_invalid("a property name that is not valid UTF-8", "#");
+    // The trie (and its grammar) grows with the names: bounded, so that
+    // neither its depth nor its size is the client's to choose.
+    total_length += code_points->size();
+    if (code_points->size() > kMaxExcludedNameLength || total_length > kMaxExcludedNamesLength) {
+      fail(unsupported(fmt::format(
+          "property names longer than {} characters, or {} in all, beside other properties "
+          "(set additionalProperties to false)",
+          kMaxExcludedNameLength, kMaxExcludedNamesLength)));
+    }
     Node* node = &root;
     for (char32_t c : *code_points) node = &node->children[c];
     node->terminal = true;
   }
   std::string any_char = rules_.use_primitive(json_rule::kChar);
   std::string close = gbnf_literal("\"");
-  std::function<std::string(const Node&)> expression = [&](const Node& node) {
+  std::function<std::string(const Node&, size_t)> expression = [&](const Node& node, size_t depth) {
     CodePointRanges excluded = {{0, 0x1F}, {'"', '"'}, {'\\', '\\'}};
     for (const auto& [c, child] : node.children) excluded.emplace_back(c, c);
     std::vector<std::string> alternatives = {gbnf_class(complement_ranges(excluded)) + " " +
@@ -155,12 +175,16 @@ std::string SchemaTranslator::other_key_rule(const Json& properties, const std::
       append_utf8(text, c);
       std::string encoded = Json(text).dump();  // as it appears inside the key's quotes
       encoded = encoded.substr(1, encoded.size() - 2);
-      alternatives.push_back(gbnf_literal(encoded) + " ( " + expression(child) + " )");
+      alternatives.push_back(gbnf_literal(encoded) + " ( " + expression(child, depth + 1) + " )");
     }
     if (!node.terminal) alternatives.push_back(close);
+    // A long name continues in a rule of its own: GBNF nests groups only
+    // so deep.
+    if (depth > 0 && depth % kOtherKeyGroupsPerRule == 0)
+      return rules_.intern(name + "-other-key", join_alternatives(alternatives));
     return join_alternatives(alternatives);
   };
-  return rules_.intern(name + "-other-key", close + " ( " + expression(root) + " )");
+  return rules_.intern(name + "-other-key", close + " ( " + expression(root, 0) + " )");
 }
 
 std::string SchemaTranslator::array_body(const Json& schema, const std::string& name,
