@@ -97,6 +97,7 @@ struct StepComparison {
   double worst_error = 0;  // over the eight ids, as a fraction of the logit range
   bool argmax_checked = false;
   bool argmax_agrees = true;
+  std::string disagreement;  // when the argmax differs: the two choices, for the log
 };
 
 inline StepComparison compare(const float* logits, int64_t n_vocab, const GoldenStep& golden,
@@ -110,7 +111,16 @@ inline StepComparison compare(const float* logits, int64_t n_vocab, const Golden
   const double golden_gap = golden.top[0].second - golden.top[1].second;
   if (golden_gap > tolerance * range) {
     result.argmax_checked = true;
-    result.argmax_agrees = (hi - logits) == golden.token;
+    const int64_t ours = hi - logits;
+    result.argmax_agrees = ours == golden.token;
+    if (!result.argmax_agrees) {
+      char text[160];
+      std::snprintf(text, sizeof text,
+                    "llama.cpp picks %d by %.2f%% of range; ingot picks %lld, %.2f%% above %d",
+                    golden.token, 100 * golden_gap / range, static_cast<long long>(ours),
+                    100 * (double(*hi) - logits[golden.token]) / range, golden.token);
+      result.disagreement = text;
+    }
   }
   return result;
 }
@@ -121,16 +131,22 @@ struct Parity {
   int argmax_checked = 0;
   int argmax_agreed = 0;
   int steps = 0;
+  std::vector<std::string> disagreements;  // "case c step s: ...", the first few
 
-  void add(const StepComparison& step) {
+  void add(const StepComparison& step, size_t case_index, size_t step_index) {
     worst_error = std::max(worst_error, step.worst_error);
     argmax_checked += step.argmax_checked;
     argmax_agreed += step.argmax_checked && step.argmax_agrees;
     ++steps;
+    if (!step.disagreement.empty() && disagreements.size() < 8) {
+      disagreements.push_back("case " + std::to_string(case_index) + " step " +
+                              std::to_string(step_index) + ": " + step.disagreement);
+    }
   }
   void expect_within(double tolerance, const std::string& name) const {
     std::printf("[ parity ] %-22s max error %.3f%% of range, argmax %d/%d (%d steps)\n",
                 name.c_str(), 100 * worst_error, argmax_agreed, argmax_checked, steps);
+    for (const std::string& where : disagreements) std::printf("[ parity ]   %s\n", where.c_str());
     EXPECT_LE(worst_error, tolerance) << name;
     EXPECT_EQ(argmax_agreed, argmax_checked) << name;
   }
@@ -157,11 +173,12 @@ inline Parity run_sequentially(Model& model, const std::vector<GoldenCase>& case
                 lora_of(lora, c));
     }
     int64_t position = int64_t(golden.prompt.size());
-    for (const GoldenStep& step : golden.steps) {
+    for (size_t s = 0; s < golden.steps.size(); ++s) {
+      const GoldenStep& step = golden.steps[s];
       Result<Logits> logits = model.forward(batch, cache, pool);
       EXPECT_TRUE(logits.ok()) << logits.error().describe();
       if (!logits.ok()) return parity;
-      parity.add(compare(logits->row(0), logits->n_vocab, step, tolerance));
+      parity.add(compare(logits->row(0), logits->n_vocab, step, tolerance), c, s);
       batch.clear();
       batch.add(step.token, position++, sequence, true, false, lora_of(lora, c));
     }
@@ -203,7 +220,8 @@ inline Parity run_interleaved(Model& model, const std::vector<GoldenCase>& cases
     if (!logits.ok()) return parity;
     for (size_t row = 0; row < row_case.size(); ++row) {
       parity.add(compare(logits->row(int64_t(row)), logits->n_vocab, cases[row_case[row]].steps[s],
-                         tolerance));
+                         tolerance),
+                 row_case[row], s);
     }
     batch.clear();
     row_case.clear();

@@ -63,7 +63,8 @@ TEST_P(PredictionGoldenParity, TeacherForcedLogitsMatchLlamaCpp) {
     ASSERT_EQ(predicted->n_rows, int64_t(prompt.size()));
     for (size_t i = 0; i < cases[c].steps.size(); ++i) {
       parity.add(
-          compare(predicted->row(int64_t(i)), predicted->n_vocab, cases[c].steps[i], tolerance));
+          compare(predicted->row(int64_t(i)), predicted->n_vocab, cases[c].steps[i], tolerance), c,
+          i);
     }
   }
   parity.expect_within(tolerance, shape + "-" + type + " mtp");
