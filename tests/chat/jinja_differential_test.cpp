@@ -20,7 +20,7 @@ using Json = nlohmann::ordered_json;
 
 constexpr std::time_t kPinnedNow = 1741964966;
 
-const std::vector<std::string> kCases = {
+const std::vector<std::string> kDifferentialCases = {
     R"J({% for k in {'b': 1, 'a': 2} %}{{ k }}{% endfor %})J",
     R"J({% for k, v in {'b': 1, 'a': 2}|dictsort(reverse=true) %}{{ k }}{{ v }}{% endfor %})J",
     R"J({{ {1: 'a', 2: 'b'} }}{{ {1: 'a'}[1] }}{{ {1: 'x'}|tojson }})J",
@@ -156,29 +156,29 @@ TEST(JinjaDifferential, SmallTemplatesMatchJinja2) {
   Json context = {{"messages", Json::array({{{"role", "user"}, {"content", "hi"}},
                                             {{"role", "assistant"}, {"content", "yo"}}})}};
   Json batch = {{"now", kPinnedNow}, {"templates", Json::array()}, {"cases", Json::array()}};
-  for (size_t i = 0; i < kCases.size(); ++i) {
-    batch["templates"].push_back(kCases[i]);
+  for (size_t i = 0; i < kDifferentialCases.size(); ++i) {
+    batch["templates"].push_back(kDifferentialCases[i]);
     batch["cases"].push_back({{"template", i}, {"context", context}});
   }
   Json reference = chat::testing::run_jinja_reference(batch);
   ASSERT_TRUE(reference.is_array()) << "the Jinja2 reference (/usr/bin/python3) failed";
-  ASSERT_EQ(reference.size(), kCases.size());
+  ASSERT_EQ(reference.size(), kDifferentialCases.size());
 
   Variables variables = {{"messages", value_from_json(context["messages"])}};
   RenderOptions options;
   options.fixed_now = kPinnedNow;
-  for (size_t i = 0; i < kCases.size(); ++i) {
-    Result<Template> parsed = Template::parse(kCases[i]);
+  for (size_t i = 0; i < kDifferentialCases.size(); ++i) {
+    Result<Template> parsed = Template::parse(kDifferentialCases[i]);
     Result<std::string> actual =
         parsed.ok() ? parsed->render(variables, options) : Result<std::string>(parsed.error());
     const Json& expected = reference[i];
     if (expected["ok"].get<bool>()) {
       EXPECT_TRUE(actual.ok() && *actual == expected["output"].get<std::string>())
-          << "template: " << kCases[i] << "\n--- Jinja2:\n"
+          << "template: " << kDifferentialCases[i] << "\n--- Jinja2:\n"
           << expected["output"].get<std::string>() << "\n--- ingot:\n"
           << (actual.ok() ? *actual : "ERROR " + actual.error().describe());
     } else {
-      EXPECT_FALSE(actual.ok()) << "template: " << kCases[i] << "\nJinja2 raised "
+      EXPECT_FALSE(actual.ok()) << "template: " << kDifferentialCases[i] << "\nJinja2 raised "
                                 << expected["error"].get<std::string>() << "\ningot rendered:\n"
                                 << *actual;
     }

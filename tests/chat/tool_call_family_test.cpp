@@ -16,7 +16,7 @@ namespace ingot::chat::tool_calls {
 namespace {
 
 std::string read_template(const std::string& name) {
-  std::ifstream file(testing::shared_path("fixtures/templates/" + name + ".jinja"));
+  std::ifstream file(ingot::testing::shared_path("fixtures/templates/" + name + ".jinja"));
   std::stringstream text;
   text << file.rdbuf();
   return text.str();

@@ -48,14 +48,14 @@ std::vector<TemplateCase> template_cases() {
   };
 }
 
-std::string read_template(const std::string& name) {
-  std::ifstream file(testing::shared_path("fixtures/templates/" + name + ".jinja"));
+std::string read_round_trip_template(const std::string& name) {
+  std::ifstream file(ingot::testing::shared_path("fixtures/templates/" + name + ".jinja"));
   std::stringstream text;
   text << file.rdbuf();
   return text.str();
 }
 
-Json tools() {
+Json offered_tools() {
   return Json::parse(R"([
     {"type": "function", "function": {"name": "get_weather", "description": "The weather in a city",
       "parameters": {"type": "object", "properties": {
@@ -86,12 +86,12 @@ Json user(const std::string& text) {
 Result<std::string> render(const TemplateCase& c, const Json& messages, bool generation_prompt) {
   ChatPromptInput input;
   input.messages = messages;
-  input.tools = tools();
+  input.tools = offered_tools();
   input.add_generation_prompt = generation_prompt;
   input.bos_token = c.bos;
   input.eos_token = c.eos;
   input.fixed_now = 1767225600;  // 2026-01-01
-  return render_chat_prompt(read_template(c.name), input);
+  return render_chat_prompt(read_round_trip_template(c.name), input);
 }
 
 TEST(ToolCallRoundTrip, ToolsCallsResultsAndTheNextPromptRender) {
@@ -114,7 +114,7 @@ TEST(ToolCallRoundTrip, ToolsCallsResultsAndTheNextPromptRender) {
     }
     // The tool descriptions reach the prompt (the parameter's description).
     EXPECT_NE(prompt->find("City name"), std::string::npos);
-    EXPECT_EQ(detect_tool_call_family(read_template(c.name)), c.family);
+    EXPECT_EQ(detect_tool_call_family(read_round_trip_template(c.name)), c.family);
   }
 }
 
@@ -161,7 +161,7 @@ TEST(ToolCallRoundTrip, TemplatesThatWantArgumentsAsTextOrMapTheTools) {
   INGOT_REQUIRE_SHARED();
   for (const std::string name : {"meetkai-functionary-medium-v3.2", "llama-cpp-deepseek-r1"}) {
     SCOPED_TRACE(name);
-    TemplateCase c{name, detect_tool_call_family(read_template(name)), "", "", false};
+    TemplateCase c{name, detect_tool_call_family(read_round_trip_template(name)), "", "", false};
     Json messages = Json::array({user("Weather in Paris?"), assistant_calls(false)});
     messages.push_back(
         {{"role", "tool"}, {"tool_call_id", "a1B2c3D4e"}, {"content", "18C, sunny"}});
@@ -194,10 +194,11 @@ TEST(ToolCallRoundTrip, TextBeforeACallIsContentOnQwen) {
 
 TEST(ToolCallRoundTrip, GenericFallbackPromptRendersThroughATemplateWithoutTools) {
   INGOT_REQUIRE_SHARED();
-  std::string source = read_template("microsoft-Phi-3.5-mini-instruct");
+  std::string source = read_round_trip_template("microsoft-Phi-3.5-mini-instruct");
   ASSERT_FALSE(template_renders_tools(source));
   ChatPromptInput input;
-  input.messages = with_generic_tool_prompt(Json::array({user("Weather in Paris?")}), tools());
+  input.messages =
+      with_generic_tool_prompt(Json::array({user("Weather in Paris?")}), offered_tools());
   Result<std::string> prompt = render_chat_prompt(source, input);
   ASSERT_TRUE(prompt.ok()) << prompt.error().describe();
   EXPECT_NE(prompt->find("get_weather"), std::string::npos);

@@ -6,7 +6,8 @@ namespace ingot::engine {
 namespace {
 
 // Feeds pieces one at a time and returns all emitted text plus whether it stopped.
-std::pair<std::string, bool> run(std::vector<std::string> stops, std::vector<std::string> pieces) {
+std::pair<std::string, bool> run_stops(std::vector<std::string> stops,
+                                       std::vector<std::string> pieces) {
   StopMatcher matcher(std::move(stops));
   std::string emitted;
   for (const auto& piece : pieces) {
@@ -19,15 +20,15 @@ std::pair<std::string, bool> run(std::vector<std::string> stops, std::vector<std
 }
 
 TEST(StopMatcher, NoStopsPassesEverythingThrough) {
-  EXPECT_EQ(run({}, {"a", "b", "c"}), std::make_pair(std::string("abc"), false));
+  EXPECT_EQ(run_stops({}, {"a", "b", "c"}), std::make_pair(std::string("abc"), false));
 }
 
 TEST(StopMatcher, FindsAStopInsideOnePiece) {
-  EXPECT_EQ(run({"END"}, {"hello END world"}), std::make_pair(std::string("hello "), true));
+  EXPECT_EQ(run_stops({"END"}, {"hello END world"}), std::make_pair(std::string("hello "), true));
 }
 
 TEST(StopMatcher, FindsAStopSplitAcrossPieces) {
-  EXPECT_EQ(run({"</answer>"}, {"42</", "ans", "wer> trailing"}),
+  EXPECT_EQ(run_stops({"</answer>"}, {"42</", "ans", "wer> trailing"}),
             std::make_pair(std::string("42"), true));
 }
 
@@ -39,7 +40,7 @@ TEST(StopMatcher, HoldsBackAPartialMatchUntilItFails) {
 }
 
 TEST(StopMatcher, FlushReleasesAHeldBackTail) {
-  EXPECT_EQ(run({"STOP"}, {"the end ST"}), std::make_pair(std::string("the end ST"), false));
+  EXPECT_EQ(run_stops({"STOP"}, {"the end ST"}), std::make_pair(std::string("the end ST"), false));
 }
 
 TEST(StopMatcher, EarliestOfSeveralStopsWins) {
@@ -61,7 +62,7 @@ TEST(StopMatcher, EveryCharacterAPieceNeverEmitsTheStop) {
   std::string text = "abc<|end|>def";
   std::vector<std::string> pieces;
   for (char c : text) pieces.emplace_back(1, c);
-  EXPECT_EQ(run({"<|end|>"}, pieces), std::make_pair(std::string("abc"), true));
+  EXPECT_EQ(run_stops({"<|end|>"}, pieces), std::make_pair(std::string("abc"), true));
 }
 
 }  // namespace

@@ -60,7 +60,7 @@ std::vector<float> dequantize_tensor(const TensorInfo& t) {
 }
 
 GgufFile open_model(const std::string& name) {
-  auto file = GgufFile::open(testing::shared_path("models/" + name).string());
+  auto file = GgufFile::open(ingot::testing::shared_path("models/" + name).string());
   EXPECT_TRUE(file.ok()) << name << ": " << (file.ok() ? "" : file.error().describe());
   return std::move(file).value();
 }

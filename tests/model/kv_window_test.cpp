@@ -18,13 +18,13 @@
 namespace ingot::model {
 namespace {
 
-constexpr int64_t kBlock = 32;
+constexpr int64_t kWindowBlock = 32;
 constexpr int64_t kWindow = 8;
 
 // A full layer and a windowed one; the windowed pool holds `slots` blocks.
 KvCache windowed_cache(int64_t slots, int64_t n_cells = 1024) {
   std::vector<KvCache::LayerShape> layers = {{1, 32, false}, {1, 32, true}};
-  return KvCache(layers, n_cells, kBlock, 0, {}, {kWindow, slots * kBlock});
+  return KvCache(layers, n_cells, kWindowBlock, 0, {}, {kWindow, slots * kWindowBlock});
 }
 
 void append(KvCache& cache, SequenceId sequence, int64_t from, int64_t to) {
@@ -73,18 +73,18 @@ TEST(KvWindow, APrefixAttachesUpToWhereItsWindowHasSlots) {
   cache.publish(1, tokens);
   // Nine full blocks published; the last ones' windows still have slots.
   const int64_t cached = cache.cached_prefix_length(tokens, 300);
-  EXPECT_EQ(cached, 9 * kBlock);
+  EXPECT_EQ(cached, 9 * kWindowBlock);
   EXPECT_EQ(cache.attach_cached_prefix(2, tokens, 300), cached);
   cache.drop(1);
   append(cache, 2, cached, cached + 40);
   // A prefix whose end sits where the slots are gone is not attached.
-  EXPECT_EQ(cache.cached_prefix_length(tokens, 4 * kBlock), 0);
+  EXPECT_EQ(cache.cached_prefix_length(tokens, 4 * kWindowBlock), 0);
 }
 
 TEST(KvWindow, WithoutAPlanOrWithRoomForEverythingNothingIsTrimmed) {
   std::vector<KvCache::LayerShape> layers = {{1, 32, false}, {1, 32, true}};
-  EXPECT_FALSE(KvCache(layers, 1024, kBlock).trims_windows());
-  EXPECT_FALSE(KvCache(layers, 1024, kBlock, 0, {}, {kWindow, 1024}).trims_windows());
+  EXPECT_FALSE(KvCache(layers, 1024, kWindowBlock).trims_windows());
+  EXPECT_FALSE(KvCache(layers, 1024, kWindowBlock, 0, {}, {kWindow, 1024}).trims_windows());
   // The bytes the windowed layer takes are its pool's.
   EXPECT_EQ(KvCache::bytes_for(layers, 1024, {}, {kWindow, 128}),
             KvCache::bytes_per_position({layers[0]}, {}) * 1024 +
@@ -114,7 +114,7 @@ void expect_trimmed_run_matches(const std::string& shape) {
   ASSERT_EQ(window, kWindow);
   ThreadPool pool(2);
   KvCache full = (*model)->make_cache(512);
-  KvCache trimmed = (*model)->make_cache(512, 0, {}, {window, kPoolBlocks * kBlock});
+  KvCache trimmed = (*model)->make_cache(512, 0, {}, {window, kPoolBlocks * kWindowBlock});
   ASSERT_TRUE(trimmed.trims_windows());
   int32_t token = 1000;
   int64_t position = 0;

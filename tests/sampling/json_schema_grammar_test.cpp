@@ -60,7 +60,7 @@ struct CorpusCase {
 
 std::vector<CorpusCase> load_corpus() {
   std::vector<CorpusCase> cases;
-  fs::path dir = testing::source_dir() / "tests/sampling/schemas";
+  fs::path dir = ingot::testing::source_dir() / "tests/sampling/schemas";
   for (const auto& entry : fs::directory_iterator(dir)) {
     if (entry.path().extension() != ".json") continue;
     std::ifstream in(entry.path());

@@ -19,7 +19,7 @@ namespace fs = std::filesystem;
 
 // A fresh directory under the test's temporary one.
 fs::path fresh_dir(const std::string& name) {
-  const fs::path dir = testing::temp_dir() / name;
+  const fs::path dir = ingot::testing::temp_dir() / name;
   fs::remove_all(dir);
   fs::create_directories(dir);
   return dir;
@@ -29,11 +29,13 @@ TEST(ModelCatalog, FindsModelsInSubfoldersByFileNameAndLeavesOutTheRest) {
   INGOT_REQUIRE_SHARED();
   const fs::path dir = fresh_dir("catalog-models");
   fs::create_directories(dir / "more");
-  fs::copy_file(testing::shared_path("models/stories260K.gguf"), dir / "stories.gguf");
-  fs::copy_file(testing::shared_path("models/small-llama-q4_0.gguf"), dir / "more" / "small.gguf");
+  fs::copy_file(ingot::testing::shared_path("models/stories260K.gguf"), dir / "stories.gguf");
+  fs::copy_file(ingot::testing::shared_path("models/small-llama-q4_0.gguf"),
+                dir / "more" / "small.gguf");
   std::ofstream(dir / "notes.gguf") << "not a model";
   std::ofstream(dir / "readme.txt") << "not a model either";
-  fs::create_symlink(testing::shared_path("models/small-llama-q8_0.gguf"), dir / "outside.gguf");
+  fs::create_symlink(ingot::testing::shared_path("models/small-llama-q8_0.gguf"),
+                     dir / "outside.gguf");
 
   auto catalog = ModelCatalog::scan(dir.string());
   ASSERT_TRUE(catalog.ok()) << catalog.error().describe();
@@ -47,7 +49,8 @@ TEST(ModelCatalog, FindsModelsInSubfoldersByFileNameAndLeavesOutTheRest) {
   EXPECT_GT(small->file_bytes, 0u);
   const CatalogEntry* linked = catalog->find("outside");
   ASSERT_NE(linked, nullptr);  // a link into a download cache is followed
-  EXPECT_EQ(linked->path, fs::canonical(testing::shared_path("models/small-llama-q8_0.gguf")));
+  EXPECT_EQ(linked->path,
+            fs::canonical(ingot::testing::shared_path("models/small-llama-q8_0.gguf")));
   EXPECT_TRUE(ModelCatalog::check_unchanged(*linked).ok());
   for (const char* name : {"notes", "more/small", "../catalog-models/stories", ""}) {
     EXPECT_EQ(catalog->find(name), nullptr) << name;
@@ -57,7 +60,7 @@ TEST(ModelCatalog, FindsModelsInSubfoldersByFileNameAndLeavesOutTheRest) {
 TEST(ModelCatalog, ALinkSwappedAfterTheScanLoadsNothing) {
   INGOT_REQUIRE_SHARED();
   const fs::path dir = fresh_dir("catalog-swapped");
-  fs::copy_file(testing::shared_path("models/stories260K.gguf"), dir / "real.gguf");
+  fs::copy_file(ingot::testing::shared_path("models/stories260K.gguf"), dir / "real.gguf");
   fs::create_symlink(dir / "real.gguf", dir / "linked.gguf");
   fs::create_symlink(dir / "nowhere", dir / "dangling.gguf");  // skipped, the scan goes on
   std::ofstream(dir / "zz-secret.txt") << "not for clients";
@@ -74,7 +77,7 @@ TEST(ModelCatalog, ALinkSwappedAfterTheScanLoadsNothing) {
   // The file itself replaced (another inode at the same path): refused too.
   const CatalogEntry* real = catalog->find("real");
   ASSERT_NE(real, nullptr);
-  fs::copy_file(testing::shared_path("models/stories260K.gguf"), dir / "replacement");
+  fs::copy_file(ingot::testing::shared_path("models/stories260K.gguf"), dir / "replacement");
   fs::rename(dir / "replacement", dir / "real.gguf");
   EXPECT_FALSE(ModelCatalog::check_unchanged(*real).ok());
 }
@@ -84,8 +87,8 @@ TEST(ModelCatalog, TwoFilesOfOneNameAreAnErrorNamingBoth) {
   const fs::path dir = fresh_dir("catalog-twice");
   fs::create_directories(dir / "a");
   fs::create_directories(dir / "b");
-  fs::copy_file(testing::shared_path("models/stories260K.gguf"), dir / "a" / "m.gguf");
-  fs::copy_file(testing::shared_path("models/stories260K.gguf"), dir / "b" / "m.gguf");
+  fs::copy_file(ingot::testing::shared_path("models/stories260K.gguf"), dir / "a" / "m.gguf");
+  fs::copy_file(ingot::testing::shared_path("models/stories260K.gguf"), dir / "b" / "m.gguf");
   auto catalog = ModelCatalog::scan(dir.string());
   ASSERT_FALSE(catalog.ok());
   EXPECT_NE(catalog.error().message().find("a/m.gguf"), std::string::npos);
@@ -95,10 +98,10 @@ TEST(ModelCatalog, TwoFilesOfOneNameAreAnErrorNamingBoth) {
 TEST(ModelCatalog, AnAdapterIsServedAsModelColonAdapterForTheModelsItFits) {
   INGOT_REQUIRE_SHARED();
   const fs::path dir = fresh_dir("catalog-adapters");
-  fs::copy_file(testing::synthetic_model("tiny", "f16"), dir / "tiny.gguf");
-  fs::copy_file(testing::synthetic_model("tiny", "q8_0"), dir / "tiny-q8.gguf");
-  fs::copy_file(testing::shared_path("models/tiny-qwen3-f16.gguf"), dir / "qwen3.gguf");
-  fs::copy_file(testing::synthetic_lora("tiny", 3), dir / "style.gguf");
+  fs::copy_file(ingot::testing::synthetic_model("tiny", "f16"), dir / "tiny.gguf");
+  fs::copy_file(ingot::testing::synthetic_model("tiny", "q8_0"), dir / "tiny-q8.gguf");
+  fs::copy_file(ingot::testing::shared_path("models/tiny-qwen3-f16.gguf"), dir / "qwen3.gguf");
+  fs::copy_file(ingot::testing::synthetic_lora("tiny", 3), dir / "style.gguf");
   auto catalog = ModelCatalog::scan(dir.string());
   ASSERT_TRUE(catalog.ok()) << catalog.error().describe();
   ASSERT_EQ(catalog->entries().size(), 3u);
