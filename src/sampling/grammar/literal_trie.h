@@ -13,8 +13,8 @@
 
 namespace ingot::sampling::grammar {
 
-// A GBNF body matching exactly the `texts` (valid UTF-8, at least one);
-// its branch points are rules in `rules` named after `hint`.
+// A GBNF body matching exactly the `texts` (at least one; each non-empty,
+// valid UTF-8); its branch points are rules in `rules` named after `hint`.
 std::string literal_trie_body(std::vector<std::string> texts, GbnfRuleSet& rules,
                               std::string_view hint);
 
