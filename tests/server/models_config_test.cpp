@@ -5,6 +5,11 @@
 
 #include <gtest/gtest.h>
 
+#include <filesystem>
+#include <fstream>
+
+#include "support/shared_data.h"
+
 namespace ingot::server {
 namespace {
 
@@ -84,6 +89,31 @@ TEST(ModelsConfig, EveryMistakeIsAnErrorNamingIt) {
   EXPECT_FALSE(dates.ok());
   auto broken = parse_models_config("[models.m\n", "toml");
   EXPECT_FALSE(broken.ok());
+}
+
+// A literal string cut inside a UTF-8 sequence made toml11 read past the
+// text's end (found by the models_config fuzz target): refused first.
+TEST(ModelsConfig, ATextThatIsNotUtf8IsRefusedBeforeParsing) {
+  for (const char* format : {"toml", "json"}) {
+    auto config = parse_models_config("[models.m]\naliases = ['a\xc3\xc3\xc3", format);
+    ASSERT_FALSE(config.ok()) << format;
+    EXPECT_NE(config.error().message().find("not UTF-8"), std::string::npos) << format;
+  }
+}
+
+// Files are read by their extension: .toml or .json.
+TEST(ModelsConfig, FilesAreReadAsTomlOrJsonByTheirExtension) {
+  const std::filesystem::path dir = ingot::testing::temp_dir();
+  const std::pair<const char*, const char*> files[] = {{"models.toml", kToml},
+                                                       {"models.json", kJson}};
+  for (const auto& [name, text] : files) {
+    std::ofstream(dir / name) << text;
+    auto config = read_models_config((dir / name).string());
+    ASSERT_TRUE(config.ok()) << name << ": " << config.error().describe();
+    expect_the_example(*config);
+  }
+  std::ofstream(dir / "models.yaml") << "models: {}";
+  EXPECT_FALSE(read_models_config((dir / "models.yaml").string()).ok());
 }
 
 }  // namespace

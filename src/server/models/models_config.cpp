@@ -6,6 +6,8 @@
 #include <sstream>
 #include <toml.hpp>
 
+#include "util/utf8.h"
+
 namespace ingot::server {
 namespace {
 
@@ -141,6 +143,9 @@ Result<ModelsConfig> read_models_document(const ConfigJson& document) {
 }  // namespace
 
 Result<ModelsConfig> parse_models_config(const std::string& text, const std::string& format) {
+  // TOML files are UTF-8, and toml11 reads past the end of a string that
+  // holds a truncated sequence: such a file is refused before it sees it.
+  if (!utf8::is_valid(text)) return invalid_argument("--models-config: the file is not UTF-8");
   ConfigJson document;
   try {
     if (format == "toml") {
@@ -161,8 +166,8 @@ Result<ModelsConfig> read_models_config(const std::string& path) {
   std::stringstream text;
   text << file.rdbuf();
   const std::string extension = std::filesystem::path(path).extension().string();
-  if (extension != ".toml" && extension != ".ConfigJson") {
-    return invalid_argument("--models-config " + path + ": name it .toml or .ConfigJson");
+  if (extension != ".toml" && extension != ".json") {
+    return invalid_argument("--models-config " + path + ": name it .toml or .json");
   }
   return parse_models_config(text.str(), extension.substr(1));
 }
