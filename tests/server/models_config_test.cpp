@@ -101,6 +101,22 @@ TEST(ModelsConfig, ATextThatIsNotUtf8IsRefusedBeforeParsing) {
   }
 }
 
+// toml11 recurses once per nested array or inline table, with no bound
+// (found by the fuzz target as a stack overflow): deep nesting is refused
+// before it parses; brackets inside strings and comments do not count.
+TEST(ModelsConfig, DeepTomlNestingIsRefusedBeforeParsing) {
+  const std::string deep = "[models.m]\naliases = " + std::string(100'000, '[');
+  auto refused = parse_models_config(deep, "toml");
+  ASSERT_FALSE(refused.ok());
+  EXPECT_NE(refused.error().message().find("nested deeper than 64"), std::string::npos);
+  const std::string brackets(200, '[');
+  auto quoted = parse_models_config("[models.m] # " + brackets + "\naliases = [\"" + brackets +
+                                        "\", '" + brackets + "', \"\"\"" + brackets + "\"\"\"]\n",
+                                    "toml");
+  ASSERT_TRUE(quoted.ok()) << quoted.error().describe();
+  EXPECT_EQ(quoted->at("m").aliases.size(), 3u);
+}
+
 // Files are read by their extension: .toml or .json.
 TEST(ModelsConfig, FilesAreReadAsTomlOrJsonByTheirExtension) {
   const std::filesystem::path dir = ingot::testing::temp_dir();

@@ -1,9 +1,11 @@
 #include "server/models/models_config.h"
 
+#include <algorithm>
 #include <filesystem>
 #include <fstream>
 #include <nlohmann/json.hpp>
 #include <sstream>
+#include <string_view>
 #include <toml.hpp>
 
 #include "util/utf8.h"
@@ -140,12 +142,44 @@ Result<ModelsConfig> read_models_document(const ConfigJson& document) {
   return config;
 }
 
+// toml11 parses nested arrays and inline tables by recursion, with no bound:
+// the deepest nesting of `[` and `{` outside strings and comments, checked
+// first.
+constexpr int kMaxTomlNesting = 64;
+
+int toml_nesting_depth(std::string_view text) {
+  int depth = 0, deepest = 0;
+  for (size_t i = 0; i < text.size(); ++i) {
+    const char c = text[i];
+    if (c == '#') {
+      i = std::min(text.find('\n', i), text.size());
+    } else if (c == '"' || c == '\'') {
+      // A string: basic ("..."), literal ('...'), or either multi-line.
+      const std::string_view quote =
+          text.substr(i, 3) == std::string(3, c) ? text.substr(i, 3) : text.substr(i, 1);
+      size_t j = i + quote.size();
+      while (j < text.size() && text.substr(j, quote.size()) != quote)
+        j += c == '"' && text[j] == '\\' ? 2 : 1;
+      i = std::min(j + quote.size(), text.size()) - 1;
+    } else if (c == '[' || c == '{') {
+      deepest = std::max(deepest, ++depth);
+    } else if ((c == ']' || c == '}') && depth > 0) {
+      --depth;
+    }
+  }
+  return deepest;
+}
+
 }  // namespace
 
 Result<ModelsConfig> parse_models_config(const std::string& text, const std::string& format) {
   // TOML files are UTF-8, and toml11 reads past the end of a string that
   // holds a truncated sequence: such a file is refused before it sees it.
   if (!utf8::is_valid(text)) return invalid_argument("--models-config: the file is not UTF-8");
+  if (format == "toml" && toml_nesting_depth(text) > kMaxTomlNesting) {
+    return invalid_argument("--models-config: arrays or tables nested deeper than " +
+                            std::to_string(kMaxTomlNesting));
+  }
   ConfigJson document;
   try {
     if (format == "toml") {
