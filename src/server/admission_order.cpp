@@ -3,7 +3,7 @@
 namespace ingot::server {
 
 asio::awaitable<void> AdmissionOrder::Ticket::wait_turn() {
-  if (order_) co_await order_->wait_turn(number_);
+  if (order_ && place_) co_await order_->wait_turn(*place_);
 }
 
 asio::awaitable<void> AdmissionOrder::wait_turn(uint64_t number) {
@@ -22,11 +22,7 @@ asio::awaitable<void> AdmissionOrder::wait_turn(uint64_t number) {
   }
 }
 
-void AdmissionOrder::release(uint64_t number, bool aside) {
-  if (aside) {
-    --aside_;
-    return;
-  }
+void AdmissionOrder::leave_line(uint64_t number) {
   outstanding_.erase(number);
   if (outstanding_.empty()) return;
   auto first = waiting_.find(*outstanding_.begin());

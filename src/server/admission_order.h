@@ -22,16 +22,13 @@ class AdmissionOrder {
   class Ticket {
    public:
     Ticket() = default;
-    Ticket(AdmissionOrder* order, uint64_t number) : order_(order), number_(number) {}
+    Ticket(AdmissionOrder* order, uint64_t place) : order_(order), place_(place) {}
     Ticket(Ticket&& other) noexcept
-        : order_(std::exchange(other.order_, nullptr)),
-          number_(other.number_),
-          aside_(other.aside_) {}
+        : order_(std::exchange(other.order_, nullptr)), place_(other.place_) {}
     Ticket& operator=(Ticket&& other) noexcept {
       release();
       order_ = std::exchange(other.order_, nullptr);
-      number_ = other.number_;
-      aside_ = other.aside_;
+      place_ = other.place_;
       return *this;
     }
     ~Ticket() { release(); }
@@ -39,44 +36,56 @@ class AdmissionOrder {
     // Returns once every earlier ticket is released.
     asio::awaitable<void> wait_turn();
     void release() {
-      if (order_) std::exchange(order_, nullptr)->release(number_, aside_);
+      if (order_) std::exchange(order_, nullptr)->leave(place_);
     }
 
     // Work of unknown length (compiling a grammar) must not hold up the
     // requests behind: the ticket leaves its place in line, still counted
     // against the capacity, and rejoin() puts it back at the end.
     void step_aside() {
-      if (!order_ || aside_) return;
-      order_->release(number_, false);
-      ++order_->aside_;
-      aside_ = true;
+      if (order_ && place_) order_->step_aside(*std::exchange(place_, std::nullopt));
     }
     void rejoin() {
-      if (!order_ || !aside_) return;
-      --order_->aside_;
-      aside_ = false;
-      number_ = order_->next_++;
-      order_->outstanding_.insert(number_);
+      if (order_ && !place_) place_ = order_->rejoin();
     }
 
    private:
     AdmissionOrder* order_ = nullptr;
-    uint64_t number_ = 0;
-    bool aside_ = false;
+    std::optional<uint64_t> place_;  // none while stepped aside
   };
 
   // A ticket, or nothing when `capacity` requests already hold one: a
   // request counts from its arrival, while its prompt is still rendered.
   std::optional<Ticket> take() {
     if (outstanding_.size() + aside_ >= capacity_) return std::nullopt;
-    outstanding_.insert(next_);
-    return Ticket(this, next_++);
+    return Ticket(this, join());
   }
   void set_capacity(size_t capacity) { capacity_ = capacity; }
 
  private:
-  void release(uint64_t number, bool aside);
-  asio::awaitable<void> wait_turn(uint64_t number);
+  // A place at the end of the line.
+  uint64_t join() {
+    outstanding_.insert(next_);
+    return next_++;
+  }
+  uint64_t rejoin() {
+    --aside_;
+    return join();
+  }
+  void step_aside(uint64_t place) {
+    leave_line(place);
+    ++aside_;
+  }
+  // A ticket gone, from its place in line or from aside.
+  void leave(std::optional<uint64_t> place) {
+    if (place) {
+      leave_line(*place);
+    } else {
+      --aside_;
+    }
+  }
+  void leave_line(uint64_t place);
+  asio::awaitable<void> wait_turn(uint64_t place);
 
   uint64_t next_ = 0;
   size_t capacity_ = std::numeric_limits<size_t>::max();

@@ -7,6 +7,14 @@
 namespace ingot::server {
 namespace {
 
+// Request `id` admitted once its ticket's turn comes: recorded, then the
+// next one let go.
+asio::awaitable<void> admit(AdmissionOrder::Ticket& ticket, std::vector<int>& admitted, int id) {
+  co_await ticket.wait_turn();
+  admitted.push_back(id);
+  ticket.release();
+}
+
 // Requests reach the engine in the order they arrived, whichever finished
 // preparing first; a ticket released without submitting lets the next go.
 TEST(AdmissionOrder, TurnsComeInArrivalOrder) {
@@ -15,17 +23,12 @@ TEST(AdmissionOrder, TurnsComeInArrivalOrder) {
   std::vector<int> admitted;
   std::vector<AdmissionOrder::Ticket> tickets;
   for (int i = 0; i < 4; ++i) tickets.push_back(*order.take());
-  auto admit = [&](int i) -> asio::awaitable<void> {
-    co_await tickets[static_cast<size_t>(i)].wait_turn();
-    admitted.push_back(i);
-    tickets[static_cast<size_t>(i)].release();
-  };
   // The later ones are ready first.
-  asio::co_spawn(io, admit(3), asio::detached);
-  asio::co_spawn(io, admit(2), asio::detached);
+  asio::co_spawn(io, admit(tickets[3], admitted, 3), asio::detached);
+  asio::co_spawn(io, admit(tickets[2], admitted, 2), asio::detached);
   io.poll();
   EXPECT_TRUE(admitted.empty());
-  asio::co_spawn(io, admit(0), asio::detached);
+  asio::co_spawn(io, admit(tickets[0], admitted, 0), asio::detached);
   io.poll();
   EXPECT_EQ(admitted, (std::vector<int>{0}));
   tickets[1].release();  // refused before its turn: not admitted, not in the way
@@ -61,21 +64,16 @@ TEST(AdmissionOrder, ATicketSteppedAsideHoldsNobodyUpAndRejoinsAtTheBack) {
   std::vector<int> admitted;
   std::vector<AdmissionOrder::Ticket> tickets;
   for (int i = 0; i < 3; ++i) tickets.push_back(*order.take());
-  auto admit = [&](int i) -> asio::awaitable<void> {
-    co_await tickets[static_cast<size_t>(i)].wait_turn();
-    admitted.push_back(i);
-    tickets[static_cast<size_t>(i)].release();
-  };
   tickets[0].step_aside();
-  asio::co_spawn(io, admit(1), asio::detached);
+  asio::co_spawn(io, admit(tickets[1], admitted, 1), asio::detached);
   io.poll();
   EXPECT_EQ(admitted, (std::vector<int>{1}));
   tickets[0].rejoin();  // behind 2, which is still in line
-  asio::co_spawn(io, admit(0), asio::detached);
+  asio::co_spawn(io, admit(tickets[0], admitted, 0), asio::detached);
   io.restart();
   io.poll();
   EXPECT_EQ(admitted, (std::vector<int>{1}));
-  asio::co_spawn(io, admit(2), asio::detached);
+  asio::co_spawn(io, admit(tickets[2], admitted, 2), asio::detached);
   io.restart();
   io.poll();
   EXPECT_EQ(admitted, (std::vector<int>{1, 2, 0}));
