@@ -50,7 +50,9 @@ class GbnfParser {
     try {
       parse_rules();
       stop_if_cancelled();
-      return finish(root);
+      auto grammar = finish(root);
+      stop_if_cancelled();
+      return grammar;
     } catch (const ErrorException& e) {
       return e.error();
     }
@@ -477,8 +479,6 @@ class GbnfParser {
 Result<std::shared_ptr<const Grammar>> parse_gbnf(std::string_view text, std::string_view root,
                                                   const std::atomic<bool>* cancelled) {
   INGOT_ASSIGN_OR_RETURN(auto grammar, GbnfParser(text, cancelled).parse(root));
-  if (cancelled && cancelled->load(std::memory_order_relaxed))
-    return Error(ErrorKind::kCancelled, "the grammar's compile was stopped");
   std::vector<Stack> start;
   if (!initial_stacks(*grammar, start)) {
     return invalid_format(

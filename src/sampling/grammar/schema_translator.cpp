@@ -299,23 +299,24 @@ std::string SchemaTranslator::literal_body(const Json& schema, const std::string
       fail_invalid("'enum' must be a non-empty array", path);
     values = schema["enum"];
   }
-  std::vector<std::string> alternatives;
-  std::vector<std::string> scalar_texts;
+  std::vector<std::string> alternatives;  // every value's, in the schema's order
+  std::vector<std::string> structured;    // the objects' and arrays' alone
+  std::vector<std::string> scalar_texts;  // the other values' JSON texts
   std::unordered_set<std::string> seen;
   for (const Json& value : values) {
     if (!allowed(value)) continue;
     if (value.is_structured()) rules_.use_primitive(json_rule::kWs);
     std::string literal = value_gbnf(value, path);
     if (!seen.insert(literal).second) continue;
+    if (value.is_structured()) {
+      structured.push_back(literal);
+    } else {
+      scalar_texts.push_back(json_text(value, path));
+    }
     alternatives.push_back(std::move(literal));
-    if (!value.is_structured()) scalar_texts.push_back(json_text(value, path));
   }
   if (alternatives.empty()) fail_invalid("no 'enum'/'const' value has the schema's type", path);
   if (scalar_texts.size() < kTrieFromValues) return join_alternatives(alternatives);
-  std::vector<std::string> structured;
-  for (std::string& alternative : alternatives) {
-    if (alternative.front() == '(') structured.push_back(std::move(alternative));
-  }
   structured.push_back(literal_trie_body(std::move(scalar_texts), rules_, name));
   return join_alternatives(structured);
 }
