@@ -12,14 +12,14 @@ namespace {
 
 using testing::RawSocket;
 
-// The server side of one loopback connection.
-struct Accepted {
+// One loopback connection: the client's end, and the server's accepted
+// socket that a watch is put on.
+struct Connection {
   asio::io_context io;
   tcp::acceptor acceptor{io, tcp::endpoint(asio::ip::address_v4::loopback(), 0)};
-  tcp::socket socket{io};
+  RawSocket client{acceptor.local_endpoint().port()};
+  tcp::socket socket{acceptor.accept()};
 
-  uint16_t port() const { return acceptor.local_endpoint().port(); }
-  void accept() { acceptor.accept(socket); }
   // Runs the watch's handlers until none is ready.
   void settle() {
     io.restart();
@@ -28,52 +28,44 @@ struct Accepted {
 };
 
 TEST(DepartureWatch, AClientThatClosesIsGoneAndTold) {
-  Accepted server;
-  RawSocket client(server.port());
-  server.accept();
+  Connection c;
   int told = 0;
-  DepartureWatch watch(server.socket, DepartureWatch::EndOfInput::kLeaves, [&told] { ++told; });
-  server.settle();
+  DepartureWatch watch(c.socket, DepartureWatch::EndOfInput::kLeaves, [&told] { ++told; });
+  c.settle();
   EXPECT_FALSE(watch.gone());
-  client.close();
-  while (!watch.gone()) server.io.run_one();
+  c.client.close();
+  while (!watch.gone()) c.io.run_one();
   EXPECT_EQ(told, 1);
 }
 
 TEST(DepartureWatch, APipelinedRequestIsNotADeparture) {
-  Accepted server;
-  RawSocket client(server.port());
-  server.accept();
-  DepartureWatch watch(server.socket, DepartureWatch::EndOfInput::kLeaves);
-  ASSERT_TRUE(client.send("GET / HTTP/1.1\r\n\r\n"));
-  server.io.run_one();  // the wait completes on the bytes, which stay unread
+  Connection c;
+  DepartureWatch watch(c.socket, DepartureWatch::EndOfInput::kLeaves);
+  ASSERT_TRUE(c.client.send("GET / HTTP/1.1\r\n\r\n"));
+  c.io.run_one();  // the wait completes on the bytes, which stay unread
   EXPECT_FALSE(watch.gone());
-  EXPECT_EQ(server.socket.available(), 18u);
+  EXPECT_EQ(c.socket.available(), 18u);
 }
 
 TEST(DepartureWatch, AHalfCloseLeavesAStreamsClientThere) {
   for (auto end_of_input :
        {DepartureWatch::EndOfInput::kLeftToWrites, DepartureWatch::EndOfInput::kLeaves}) {
-    Accepted server;
-    RawSocket client(server.port());
-    server.accept();
-    DepartureWatch watch(server.socket, end_of_input);
-    client.shutdown_write();
-    server.io.run_one();
+    Connection c;
+    DepartureWatch watch(c.socket, end_of_input);
+    c.client.shutdown_write();
+    c.io.run_one();
     EXPECT_EQ(watch.gone(), end_of_input == DepartureWatch::EndOfInput::kLeaves);
   }
 }
 
 TEST(DepartureWatch, NothingIsToldAfterTheWatchEnds) {
-  Accepted server;
-  RawSocket client(server.port());
-  server.accept();
+  Connection c;
   int told = 0;
   {
-    DepartureWatch watch(server.socket, DepartureWatch::EndOfInput::kLeaves, [&told] { ++told; });
+    DepartureWatch watch(c.socket, DepartureWatch::EndOfInput::kLeaves, [&told] { ++told; });
   }
-  client.close();
-  server.io.run_one();
+  c.client.close();
+  c.io.run_one();
   EXPECT_EQ(told, 0);
 }
 
