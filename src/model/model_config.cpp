@@ -8,6 +8,8 @@
 namespace ingot::model {
 namespace {
 
+constexpr int64_t kMaxLayers = 512;
+
 Result<int64_t> required_count(const gguf::Metadata& metadata, std::string_view suffix) {
   const std::string key = metadata.arch_key(suffix);
   if (!metadata.has(key)) return invalid_format("missing metadata key " + key);
@@ -308,6 +310,12 @@ Result<ModelConfig> ModelConfig::from_gguf(const gguf::GgufFile& file) {
   config.name = metadata.get_or<std::string>("general.name", std::string(architecture));
   INGOT_ASSIGN_OR_RETURN(config.n_embd, required_count(metadata, "embedding_length"));
   INGOT_ASSIGN_OR_RETURN(config.n_layers, required_count(metadata, "block_count"));
+  // Every per-layer table is sized by the count before any tensor is seen,
+  // so a header alone must not name millions of layers; llama.cpp draws its
+  // line at the same place.
+  if (config.n_layers > kMaxLayers) {
+    return unsupported("block_count over " + std::to_string(kMaxLayers));
+  }
   // Multi-token-prediction layers follow the trunk's; the trunk runs alone.
   config.n_nextn_layers = optional_count(metadata, "nextn_predict_layers", 0);
   if (config.n_nextn_layers < 0) return invalid_format("nextn_predict_layers must not be negative");

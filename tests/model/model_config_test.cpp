@@ -5,6 +5,7 @@
 
 #include <gtest/gtest.h>
 
+#include "gguf/writer.h"
 #include "model/model.h"
 #include "support/shared_data.h"
 
@@ -50,6 +51,35 @@ TEST(ModelConfig, Qwen2HasQkvBias) {
   ModelConfig c = config_of("tiny-qwen2-f16.gguf");
   EXPECT_TRUE(c.traits.qkv_bias);
   EXPECT_EQ(c.n_vocab, 151669);
+}
+
+// A llama header naming `layers` blocks and nothing else a config needs
+// beyond the token embedding's shape.
+Result<ModelConfig> config_of_header(uint32_t layers) {
+  gguf::GgufWriter writer;
+  writer.set_string("general.architecture", "llama");
+  writer.set_u32("llama.embedding_length", 8);
+  writer.set_u32("llama.block_count", layers);
+  writer.set_u32("llama.feed_forward_length", 16);
+  writer.set_u32("llama.attention.head_count", 2);
+  EXPECT_TRUE(writer
+                  .add_tensor("token_embd.weight", {8, 4}, kernels::ElementType::kF32,
+                              std::vector<uint8_t>(8 * 4 * sizeof(float)))
+                  .ok());
+  auto bytes = writer.to_bytes();
+  EXPECT_TRUE(bytes.ok());
+  auto file = gguf::GgufFile::parse(*bytes);
+  EXPECT_TRUE(file.ok()) << file.error().describe();
+  return ModelConfig::from_gguf(*file);
+}
+
+// Found by the gguf_reader fuzz target: per-layer tables were sized by a
+// block_count of hundreds of millions before any tensor was looked at.
+TEST(ModelConfig, RefusesAHeaderNamingMoreLayersThanAnyModelHas) {
+  EXPECT_TRUE(config_of_header(512).ok());
+  auto huge = config_of_header(700'000'000);
+  ASSERT_FALSE(huge.ok());
+  EXPECT_NE(huge.error().describe().find("block_count"), std::string::npos);
 }
 
 TEST(Model, RejectsOutOfVocabularyTokensAndLeavesTheCacheAsItWas) {
