@@ -17,6 +17,7 @@
 #include "cli/cache_type_options.h"
 #include "cli/commands.h"
 #include "cli/draft_bench.h"
+#include "cli/loaded_model.h"
 #include "kernels/dispatch.h"
 #include "model/model.h"
 #include "util/thread_pool.h"
@@ -261,8 +262,10 @@ int report_drafts(model::Model& model, const BenchOptions& options) {
 
 int bench(const BenchOptions& options) {
   auto loaded = model::Model::load(options.model);
-  if (!loaded.ok()) {
-    std::fprintf(stderr, "error: %s\n", loaded.error().describe().c_str());
+  Status generates = loaded.ok() ? check_generates_token_by_token((*loaded)->config()) : Status{};
+  if (!loaded.ok() || !generates.ok()) {
+    const Error& error = loaded.ok() ? generates.error() : loaded.error();
+    std::fprintf(stderr, "error: %s\n", error.describe().c_str());
     return 1;
   }
   ThreadPool pool(options.threads);

@@ -30,10 +30,22 @@ std::optional<chat::ChatTemplate> load_chat_template(const std::string& source, 
 
 }  // namespace
 
+// A diffusion model's causal pass alone would answer token by token, which
+// is not how it generates: refused until the canvas loop serves it.
+Status check_generates_token_by_token(const model::ModelConfig& config) {
+  if (config.traits.diffusion) {
+    return unsupported(
+        "DiffusionGemma generates by denoising canvases, which ingot does not "
+        "serve yet");
+  }
+  return {};
+}
+
 Result<LoadedModel> LoadedModel::load(const std::string& path,
                                       const std::optional<std::string>& template_source) {
   LoadedModel loaded;
   INGOT_ASSIGN_OR_RETURN(loaded.model, model::Model::load(path));
+  INGOT_RETURN_IF_ERROR(check_generates_token_by_token(loaded.model->config()));
   INGOT_ASSIGN_OR_RETURN(tokenizer::Tokenizer tokenizer,
                          tokenizer::Tokenizer::from_gguf(loaded.model->file()));
   loaded.tokenizer = std::make_unique<tokenizer::Tokenizer>(std::move(tokenizer));

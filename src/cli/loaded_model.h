@@ -17,6 +17,10 @@
 
 namespace ingot::cli {
 
+// An error when the model does not generate token by token (DiffusionGemma
+// denoises canvases), which the commands that generate need.
+Status check_generates_token_by_token(const model::ModelConfig& config);
+
 struct LoadedModel {
   std::unique_ptr<model::Model> model;
   std::unique_ptr<tokenizer::Tokenizer> tokenizer;

@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "cli/commands.h"
+#include "cli/loaded_model.h"
 #include "model/model.h"
 #include "sampling/sampler.h"
 #include "tokenizer/streaming_decoder.h"
@@ -56,6 +57,9 @@ int run(const RunOptions& options) {
   auto loaded = model::Model::load(options.model);
   if (!loaded.ok()) return fail(loaded.error());
   model::Model& model = **loaded;
+  if (Status generates = check_generates_token_by_token(model.config()); !generates.ok()) {
+    return fail(generates.error());
+  }
   auto tokenizer = tokenizer::Tokenizer::from_gguf(model.file());
   if (!tokenizer.ok()) return fail(tokenizer.error());
 

@@ -23,6 +23,7 @@ enum class Architecture {
   kGemma2,
   kGemma3,
   kGemma4,
+  kDiffusionGemma,
   kGptOss,
   kBert,
   kNomicBert
@@ -62,6 +63,12 @@ struct ArchitectureTraits {
   // the embedding adds the first token type's row and is LayerNormed; the
   // final hidden states are the layer stack's, with no output norm or head.
   bool encoder = false;
+  // diffusion-gemma: Gemma 4's mixture generating by denoising a canvas of
+  // tokens at a time (model/diffusion_config.h). Prompts and committed
+  // canvases run causally through the KV cache with each layer's encoder
+  // output scale; canvases run bidirectionally with its decoder scale, fed
+  // the previous step's logits through a self-conditioning block.
+  bool diffusion = false;
   // bert: learned absolute positions added to the embedding, no RoPE; its
   // feed-forward is GELU(up x) without a gate, every matrix biased.
   bool learned_positions = false;

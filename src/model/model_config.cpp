@@ -9,6 +9,8 @@ namespace ingot::model {
 namespace {
 
 constexpr int64_t kMaxLayers = 512;
+constexpr int64_t kMaxCanvas = 4096;
+constexpr int64_t kMaxDiffusionSteps = 1024;
 
 Result<int64_t> required_count(const gguf::Metadata& metadata, std::string_view suffix) {
   const std::string key = metadata.arch_key(suffix);
@@ -230,6 +232,35 @@ Status read_gemma(const gguf::Metadata& metadata, ModelConfig& config) {
   return {};
 }
 
+// DiffusionGemma's canvas and sampler defaults; the limits keep one step's
+// work and a request's step count bounded whatever the file says.
+Status read_diffusion(const gguf::Metadata& metadata, ModelConfig& config) {
+  DiffusionConfig& d = config.diffusion;
+  d.canvas_length = metadata.get_or<int64_t>("diffusion.canvas_length", 0);
+  if (d.canvas_length <= 0 || d.canvas_length > kMaxCanvas) {
+    return invalid_format("diffusion.canvas_length must be between 1 and " +
+                          std::to_string(kMaxCanvas));
+  }
+  d.max_steps = metadata.get_or<int64_t>("diffusion.eb_max_steps", d.max_steps);
+  d.t_min = metadata.get_or<float>("diffusion.eb_t_min", d.t_min);
+  d.t_max = metadata.get_or<float>("diffusion.eb_t_max", d.t_max);
+  d.entropy_bound = metadata.get_or<float>("diffusion.eb_entropy_bound", d.entropy_bound);
+  d.stability_steps =
+      metadata.get_or<int64_t>("diffusion.eb_stability_threshold", d.stability_steps);
+  d.confidence = metadata.get_or<float>("diffusion.eb_confidence_threshold", d.confidence);
+  if (d.max_steps < 1 || d.max_steps > kMaxDiffusionSteps) {
+    return invalid_format("diffusion.eb_max_steps must be between 1 and " +
+                          std::to_string(kMaxDiffusionSteps));
+  }
+  if (!(d.t_min > 0.0f) || !(d.t_max >= d.t_min) || !std::isfinite(d.t_max)) {
+    return invalid_format("diffusion.eb_t_min and eb_t_max must be positive, t_min <= t_max");
+  }
+  if (!(d.entropy_bound >= 0.0f) || !(d.confidence >= 0.0f) || d.stability_steps < 0) {
+    return invalid_format("diffusion sampler thresholds must not be negative");
+  }
+  return {};
+}
+
 // An encoder's attention sees whole sequences unless the file says
 // otherwise, which ingot does not run: llama.cpp's BERT graph is built for
 // sequences run whole.
@@ -352,6 +383,7 @@ Result<ModelConfig> ModelConfig::from_gguf(const gguf::GgufFile& file) {
   for (int64_t i = 0; i < config.n_layers; ++i) config.kv_source[size_t(i)] = int32_t(i);
   if (config.traits.gemma) INGOT_RETURN_IF_ERROR(read_gemma(metadata, config));
   if (config.traits.gpt_oss) INGOT_RETURN_IF_ERROR(read_gpt_oss(metadata, config));
+  if (config.traits.diffusion) INGOT_RETURN_IF_ERROR(read_diffusion(metadata, config));
   INGOT_RETURN_IF_ERROR(assign_kv_heads(kv_heads, config));
   INGOT_RETURN_IF_ERROR(check_shapes(config));
   index_layer_kinds(config);

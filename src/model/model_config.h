@@ -71,6 +71,24 @@ struct GemmaConfig {
   float attention_softcap = 0.0f;   // Gemma 2: scores = c tanh(scores / c) when set
 };
 
+// DiffusionGemma's canvas and the defaults of its entropy-bounded sampler
+// (diffusion.* keys, not prefixed by the architecture; where the file is
+// silent, transformers' DiffusionGemmaGenerationMixin's defaults): each
+// canvas is denoised in at most max_steps steps at temperatures falling
+// from t_max to t_min; a step keeps the lowest-entropy positions whose
+// entropies sum within entropy_bound; the canvas is done once its argmax
+// held for stability_steps steps and its mean entropy fell under
+// confidence.
+struct DiffusionConfig {
+  int64_t canvas_length = 0;  // 0: not a diffusion model
+  int64_t max_steps = 48;
+  float t_min = 0.4f;
+  float t_max = 0.8f;
+  float entropy_bound = 0.1f;
+  int64_t stability_steps = 1;
+  float confidence = 0.005f;
+};
+
 struct ModelConfig {
   ArchitectureTraits traits;
   std::string name;            // general.name, for messages
@@ -102,6 +120,7 @@ struct ModelConfig {
   ExpertConfig experts;
   SlidingWindowConfig swa;
   GemmaConfig gemma;
+  DiffusionConfig diffusion;
   // The layer whose keys and values each layer reads: itself, or for a
   // shared-KV layer an earlier one. kind_index of a shared layer is its
   // source's.

@@ -84,6 +84,10 @@ std::vector<WeightMatrix*> streamed_matrices(ModelWeights& weights) {
     }
   }
   if (weights.output.rows > 0) matrices.push_back(&weights.output);
+  if (weights.self_conditioning) {
+    SelfConditioningWeights& sc = *weights.self_conditioning;
+    for (WeightMatrix* w : {&sc.gate, &sc.up, &sc.down}) matrices.push_back(w);
+  }
   if (weights.prediction) {
     PredictionWeights& p = *weights.prediction;
     LayerWeights& b = p.block;

@@ -256,6 +256,12 @@ Result<LayerWeights> bind_gemma_layer(const gguf::GgufFile& file, const ModelCon
     INGOT_ASSIGN_OR_RETURN(std::vector<float> scale, blk.vector("layer_output_scale.weight", 1));
     layer.output_scale = scale[0];
   }
+  if (c.traits.diffusion) {
+    INGOT_ASSIGN_OR_RETURN(std::vector<float> scale,
+                           blk.vector("enc_layer_output_scale.weight", 1));
+    layer.canvas_output_scale = layer.output_scale;
+    layer.output_scale = scale[0];
+  }
   return layer;
 }
 
@@ -432,6 +438,16 @@ Status bind_classifier(const gguf::GgufFile& file, ModelConfig& config, ModelWei
   return {};
 }
 
+Result<SelfConditioningWeights> bind_self_conditioning(const gguf::GgufFile& file,
+                                                       const ModelConfig& c) {
+  SelfConditioningWeights sc;
+  INGOT_ASSIGN_OR_RETURN(sc.pre_norm, read_vector(file, "self_cond_pre_norm", c.n_embd));
+  INGOT_ASSIGN_OR_RETURN(sc.gate, bind_matrix(file, "self_cond_gate", c.n_ff, c.n_embd));
+  INGOT_ASSIGN_OR_RETURN(sc.up, bind_matrix(file, "self_cond_up", c.n_ff, c.n_embd));
+  INGOT_ASSIGN_OR_RETURN(sc.down, bind_matrix(file, "self_cond_down", c.n_embd, c.n_ff));
+  return sc;
+}
+
 }  // namespace
 
 Result<ModelWeights> ModelWeights::bind(const gguf::GgufFile& file, ModelConfig& config) {
@@ -472,6 +488,9 @@ Result<ModelWeights> ModelWeights::bind(const gguf::GgufFile& file, ModelConfig&
         bind_matrix(file, "per_layer_model_proj.weight", all_layers, config.n_embd));
     INGOT_ASSIGN_OR_RETURN(weights.per_layer_proj_norm,
                            read_vector(file, "per_layer_proj_norm.weight", width));
+  }
+  if (config.traits.diffusion && file.find_tensor("self_cond_gate") != nullptr) {
+    INGOT_ASSIGN_OR_RETURN(weights.self_conditioning, bind_self_conditioning(file, config));
   }
   // Only Qwen3.5's prediction block is known; other files' stay unread.
   if (config.n_nextn_layers > 0 && config.traits.hybrid) {

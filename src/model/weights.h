@@ -65,6 +65,9 @@ struct LayerWeights {
   kernels::WeightMatrix per_layer_proj{};  // n_embd rows
   std::vector<float> per_layer_post_norm;
   float output_scale = 1.0f;
+  // DiffusionGemma: output_scale is the encoder's (the causal pass over
+  // prompts and committed canvases), this the decoder's (canvases).
+  float canvas_output_scale = 1.0f;
 
   // Encoders: attn_post_norm and ffn_post_norm are LayerNorms after each
   // sub-layer's residual sum, with these biases; BERT's feed-forward is
@@ -84,6 +87,16 @@ struct PredictionWeights {
   std::vector<float> embedding_norm, hidden_norm, head_norm;
   kernels::WeightMatrix embedding{};  // nextn.embed_tokens, or the trunk's
   kernels::WeightMatrix head{};       // nextn.shared_head_head, or the trunk's output
+};
+
+// DiffusionGemma's self-conditioning: a canvas position's soft embedding
+// (the previous step's token probabilities times the embedding, scaled as
+// tokens' are), RMS-normed, through a gated GELU block added to the
+// position's input:  down(gelu(gate n) * up n),  n = rms_norm(soft) pre_norm.
+struct SelfConditioningWeights {
+  std::vector<float> pre_norm;         // n_embd
+  kernels::WeightMatrix gate{}, up{};  // n_ff rows of n_embd
+  kernels::WeightMatrix down{};        // n_embd rows of n_ff
 };
 
 struct ModelWeights {
@@ -106,6 +119,8 @@ struct ModelWeights {
   // layer (cls, [n_embd][n_embd], BERT's, may be absent), then the
   // output (cls.output, [classifier_outputs][n_embd]); biases may be empty.
   std::vector<float> classifier, classifier_bias, classifier_output, classifier_output_bias;
+  // DiffusionGemma's, when the file has it (the reference runs without).
+  std::optional<SelfConditioningWeights> self_conditioning;
   // The first multi-token-prediction block, when the file has one.
   std::optional<PredictionWeights> prediction;
 

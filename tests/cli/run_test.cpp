@@ -8,6 +8,7 @@
 
 #include "cli/run_command.h"
 #include "support/shared_data.h"
+#include "support/synthetic_model.h"
 
 namespace ingot::testing {
 namespace {
@@ -37,6 +38,18 @@ TEST(Run, RefusesAMissingModelWithOneLine) {
       run_command({ingot_binary(), "run", "--model", "/nonexistent.gguf", "-p", "x"});
   EXPECT_EQ(result.exit_code, 1);
   EXPECT_NE(result.err.find("error: "), std::string::npos);
+}
+
+// Until the canvas loop serves it, a diffusion model's causal pass must not
+// pass for its generation.
+TEST(Run, RefusesADiffusionModelItCannotGenerateWith) {
+  INGOT_REQUIRE_SHARED();
+  const std::string model = synthetic_model("tiny-diffusion-gemma", "q8_0");
+  for (const char* command : {"run", "bench"}) {
+    CommandResult result = run_command({ingot_binary(), command, "--model", model, "-p", "4"});
+    EXPECT_EQ(result.exit_code, 1) << command;
+    EXPECT_NE(result.err.find("DiffusionGemma"), std::string::npos) << result.err;
+  }
 }
 
 TEST(Bench, ReportsEveryTestAsJson) {

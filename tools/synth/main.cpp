@@ -79,6 +79,21 @@ void write_gemma4(const Shape& s, const Key& key, gguf::GgufWriter& w) {
   if (g.final_softcap > 0) w.set_f32(key("final_logit_softcapping"), g.final_softcap);
 }
 
+// DiffusionGemma as llama.cpp's converter (pull request 24423) writes it:
+// a bidirectional decoder, the canvas, and the sampler's defaults from the
+// generation config (transformers' defaults, written out).
+template <typename Key>
+void write_diffusion(const Shape& s, const Key& key, gguf::GgufWriter& w) {
+  w.set_bool(key("attention.causal"), false);
+  w.set_u32("diffusion.canvas_length", static_cast<uint32_t>(s.gemma.canvas_length));
+  w.set_u32("diffusion.eb_max_steps", 48);
+  w.set_f32("diffusion.eb_t_min", 0.4f);
+  w.set_f32("diffusion.eb_t_max", 0.8f);
+  w.set_f32("diffusion.eb_entropy_bound", 0.1f);
+  w.set_u32("diffusion.eb_stability_threshold", 1);
+  w.set_f32("diffusion.eb_confidence_threshold", 0.005f);
+}
+
 // Qwen3-Reranker as llama.cpp's converter writes it: the labels of its
 // head's rows (llama.cpp counts its outputs by them) and the prompt each
 // (query, document) pair is put in.
@@ -142,7 +157,8 @@ void write_hyperparameters(const Shape& s, gguf::GgufWriter& w) {
               float(std::sqrt(1.0 + std::log(scale) / std::log(double(s.rope_original_context)))));
     w.set_u32(key("attention.sliding_window"), 0);
   }
-  if (s.architecture == "gemma4") write_gemma4(s, key, w);
+  if (s.is_gemma4()) write_gemma4(s, key, w);
+  if (s.gemma.canvas_length > 0) write_diffusion(s, key, w);
   if (s.architecture == "gpt-oss") {
     w.set_u32(key("attention.sliding_window"), static_cast<uint32_t>(s.gemma.sliding_window));
   }

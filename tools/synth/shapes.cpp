@@ -98,6 +98,13 @@ constexpr Shape kShapes[] = {
      0, {}, 0, {}, {}, {6, 512, 256, 1e4, 18, 256, 30.0f}},
     {"gemma4-26b-a4b-10l", "gemma4", 2816, 10, 16,   8,  512,     2112, false, true,   true, 1e6,    262144, 1e-6f,
      0, {}, 0, {}, {128, 8, 704, 0}, {6, 1024, 256, 1e4, 0, 0, 30.0f, 2, true}},
+    // DiffusionGemma: the mixture above (as tiny-gemma4moe and as the
+    // 26B-A4B cut to 10 of 30 layers) denoising canvases of 32 and of 256
+    // tokens, the tiny one's longer than its window.
+    {"tiny-diffusion-gemma", "diffusion-gemma", 256, 4, 4, 2, 128,  512,  false, true,   true, 1e6,    8192,   1e-6f,
+     0, {}, 0, {}, {8, 2, 256, 0}, {2, 8, 64, 1e4, 0, 0, 30.0f, 1, true, 0.0f, 0.0f, 32}},
+    {"diffusion-gemma-26b-a4b-10l", "diffusion-gemma", 2816, 10, 16, 8, 512, 2112, false, true, true, 1e6, 262144, 1e-6f,
+     0, {}, 0, {}, {128, 8, 704, 0}, {6, 1024, 256, 1e4, 0, 0, 30.0f, 2, true, 0.0f, 0.0f, 256}},
     // The same with Qwen3.5-MoE's feed-forward: 2 of 8 routed experts and a
     // gated shared expert, its prediction block's too.
     {"tiny-qwen35moe", "qwen35moe", 256, 4,  4,    2,  64,      512,  false, true,   true, 1e7,    8192,   1e-6f,

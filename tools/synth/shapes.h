@@ -52,6 +52,8 @@ struct GemmaShape {
   float global_rope_linear = 0;
   // Gemma 2's score cap (attn_logit_softcapping); 0: not written.
   float attention_softcap = 0;
+  // DiffusionGemma's canvas (diffusion.canvas_length); 0: not a diffusion model.
+  int64_t canvas_length = 0;
 
   bool is_sliding(int64_t layer) const { return (layer + 1) % global_every != 0; }
 };
@@ -108,6 +110,9 @@ struct Shape {
     return !(gemma.global_every > 0 && !gemma.is_sliding(layer) && gemma.global_keys_are_values);
   }
   bool has_own_kv(int64_t layer) const { return layer < layers - gemma.shared_kv_layers; }
+
+  // Gemma 4's layout: its own and DiffusionGemma's.
+  bool is_gemma4() const { return architecture == "gemma4" || gemma.canvas_length > 0; }
 
   bool is_recurrent_layer(int64_t layer) const {
     return full_attention_interval > 0 && (layer + 1) % full_attention_interval != 0;

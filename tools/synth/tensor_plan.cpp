@@ -117,7 +117,19 @@ void plan_gemma_block(const Shape& s, int64_t layer, const AddTensor& add) {
     add("proj.weight", {per_layer, s.hidden}, TensorRole::kOtherWeight);
     add("post_norm.weight", {s.hidden}, TensorRole::kNorm);
   }
-  if (s.architecture == "gemma4") add("layer_output_scale.weight", {1}, TensorRole::kLayerScale);
+  if (s.is_gemma4()) add("layer_output_scale.weight", {1}, TensorRole::kLayerScale);
+  if (s.gemma.canvas_length > 0) {
+    add("enc_layer_output_scale.weight", {1}, TensorRole::kLayerScale);
+  }
+}
+
+// DiffusionGemma's self-conditioning block, fed the previous step's soft
+// embedding: a norm, then a gated GELU feed-forward of the dense width.
+void plan_self_conditioning(const Shape& s, std::vector<PlannedTensor>& out) {
+  out.push_back({"self_cond_pre_norm", {s.hidden}, TensorRole::kNorm, -1});
+  out.push_back({"self_cond_gate", {s.hidden, s.feed_forward}, TensorRole::kOtherWeight, -1});
+  out.push_back({"self_cond_up", {s.hidden, s.feed_forward}, TensorRole::kOtherWeight, -1});
+  out.push_back({"self_cond_down", {s.feed_forward, s.hidden}, TensorRole::kFeedForwardDown, -1});
 }
 
 // gpt-oss: biased attention with sink logits, then biased experts after
@@ -313,7 +325,8 @@ std::vector<PlannedTensor> plan_tensors(const Shape& shape, int64_t vocabulary_s
     tensors.push_back(
         {"per_layer_proj_norm.weight", {shape.gemma.per_layer_embedding}, TensorRole::kNorm, -1});
   }
-  if (shape.architecture == "gemma4") {
+  if (shape.gemma.canvas_length > 0) plan_self_conditioning(shape, tensors);
+  if (shape.is_gemma4()) {
     tensors.push_back({"rope_freqs.weight", {shape.head_dim / 2}, TensorRole::kRopeFactors, -1});
   }
   if (shape.rope_original_context > 0) {
