@@ -33,6 +33,13 @@ Model::Model(gguf::GgufFile file, ModelConfig config, ModelWeights weights)
   if (weights_.prediction) {
     prediction_pass_ = std::make_unique<PredictionPass>(config_, *weights_.prediction);
   }
+  if (config_.traits.diffusion) canvas_pass_ = std::make_unique<CanvasPass>(config_, weights_);
+}
+
+Result<Logits> Model::forward_canvas(const Batch& batch, std::span<const float* const> previous,
+                                     KvCache& cache, ThreadPool& pool) {
+  if (!canvas_pass_) return unsupported("the model does not denoise canvases");
+  return canvas_pass_->run(batch, previous, cache, pool);
 }
 
 Result<Logits> Model::forward_prediction(const Batch& batch, const float* hidden, KvCache& cache,

@@ -4,10 +4,12 @@
 // forward(); the thread pool splits each matmul's rows.
 
 #include <memory>
+#include <span>
 #include <string>
 
 #include "gguf/reader.h"
 #include "model/batch.h"
+#include "model/forward/canvas_pass.h"
 #include "model/forward/forward_pass.h"
 #include "model/forward/prediction_pass.h"
 #include "model/kv_cache.h"
@@ -67,6 +69,11 @@ class Model {
     return forward_pass_->run(batch, cache, pool);
   }
 
+  // DiffusionGemma's denoising step over whole canvases; see CanvasPass.
+  // (forward() is its encoder: prompts and committed canvases, causally.)
+  Result<Logits> forward_canvas(const Batch& batch, std::span<const float* const> previous,
+                                KvCache& cache, ThreadPool& pool);
+
   // Multi-token prediction (Qwen3.5's nextn block), when the file has it:
   // its own cache, and its pass (model/forward/prediction_pass.h).
   bool has_prediction_block() const { return prediction_pass_ != nullptr; }
@@ -87,6 +94,7 @@ class Model {
   ModelWeights weights_;
   std::unique_ptr<ForwardPass> forward_pass_;
   std::unique_ptr<PredictionPass> prediction_pass_;  // null without a prediction block
+  std::unique_ptr<CanvasPass> canvas_pass_;          // null but for a diffusion model
   RankHead rank_head_;
 };
 

@@ -236,6 +236,9 @@ Status read_gemma(const gguf::Metadata& metadata, ModelConfig& config) {
 // work and a request's step count bounded whatever the file says.
 Status read_diffusion(const gguf::Metadata& metadata, ModelConfig& config) {
   DiffusionConfig& d = config.diffusion;
+  if (config.gemma.per_layer_embedding > 0) {
+    return unsupported("a diffusion model with per-layer token embeddings");
+  }
   d.canvas_length = metadata.get_or<int64_t>("diffusion.canvas_length", 0);
   if (d.canvas_length <= 0 || d.canvas_length > kMaxCanvas) {
     return invalid_format("diffusion.canvas_length must be between 1 and " +

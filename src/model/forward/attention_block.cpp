@@ -83,7 +83,8 @@ void AttentionBlock::attend(int64_t layer, const float* input, Step& step) {
                                   attended_.data(),
                                   step.residual.rows.data(),
                                   n_rows,
-                                  w.attn_sinks.empty() ? nullptr : w.attn_sinks.data()};
+                                  w.attn_sinks.empty() ? nullptr : w.attn_sinks.data(),
+                                  bidirectional_tail_};
   attend_cached(attention, step.batch, step.placement, step.cache, step.pool);
   if (rotation.values > 0) {
     kernels::hadamard_rotate(attended_.data(), n_rows * s.q_dim, rotation.values);

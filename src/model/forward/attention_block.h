@@ -28,6 +28,11 @@ class AttentionBlock final : public Block {
   AttentionBlock(const ModelConfig& config, std::span<const LayerWeights> layers,
                  std::vector<AttentionLayer> shapes, AdaptedMatmul* adapted);
 
+  // DiffusionGemma's canvas pass: the last `positions` of each sequence
+  // (the canvas, whose keys and values the pass caches and then drops) see
+  // each other both ways (CachedAttention::bidirectional_tail).
+  void see_canvas_of(int64_t positions) { bidirectional_tail_ = positions; }
+
   // Rebuilds the global layers' rotation from the config's RoPE
   // (Model::prepare_for_context).
   void reset_rope() { global_.reset(config_.rope); }
@@ -57,6 +62,7 @@ class AttentionBlock final : public Block {
   RotaryAngles global_;
   RotaryAngles sliding_;  // the sliding-window layers'
   int64_t uniform_head_dim_;
+  int64_t bidirectional_tail_ = 0;
   std::vector<float> ones_;         // the weight of Gemma 4's value norm
   std::vector<float> q_;            // [T][q_dim]
   std::vector<float> q_gate_;       // [T][2 q_dim] gated: each head's query, then its gate

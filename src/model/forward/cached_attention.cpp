@@ -113,9 +113,12 @@ void attend_cached(const CachedAttention& a, const Batch& batch, const KvPlaceme
       const int64_t t = a.rows[row];  // the entry this row of q belongs to
       const int64_t first = row * s.q_dim + kv_head * group * s.head_dim;
       const BatchEntry& entry = batch.entries()[size_t(t)];
-      const int64_t n_positions =
-          a.causal ? entry.position + 1 : cache.sequence_length(entry.sequence);
-      const int64_t from = s.window > 0 ? std::max<int64_t>(0, n_positions - s.window) : 0;
+      const int64_t n_positions = a.causal && a.bidirectional_tail == 0
+                                      ? entry.position + 1
+                                      : cache.sequence_length(entry.sequence);
+      const int64_t window_end =
+          a.bidirectional_tail > 0 ? n_positions - a.bidirectional_tail + 1 : n_positions;
+      const int64_t from = s.window > 0 ? std::max<int64_t>(0, window_end - s.window) : 0;
       const HeadTask head_task{a.q + first, a.out + first, kv_head,
                                from,        n_positions,   &placement.blocks(t)};
       attend_group(a, group, head_task, run, block_size, states);

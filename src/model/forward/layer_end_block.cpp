@@ -12,8 +12,9 @@ void LayerEndBlock::run(int64_t layer, Step& step) {
   if (per_layer_.enabled()) {
     per_layer_.apply(w, layer, r.x.data(), r.n_rows, r.rows.data(), step.pool);
   }
-  if (w.output_scale == 1.0f) return;
-  for (int64_t i = 0; i < r.n_rows * config_.n_embd; ++i) r.x[size_t(i)] *= w.output_scale;
+  const float scale = canvas_ ? w.canvas_output_scale : w.output_scale;
+  if (scale == 1.0f) return;
+  for (int64_t i = 0; i < r.n_rows * config_.n_embd; ++i) r.x[size_t(i)] *= scale;
 }
 
 }  // namespace ingot::model

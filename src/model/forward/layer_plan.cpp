@@ -18,10 +18,11 @@ std::vector<AttentionLayer> attention_layers(const ModelConfig& config) {
   return shapes;
 }
 
-bool has_layer_end(const ModelConfig& config, const ModelWeights& weights) {
+bool has_layer_end(const ModelConfig& config, const ModelWeights& weights, bool canvas) {
   return config.gemma.per_layer_embedding > 0 ||
-         std::any_of(weights.layers.begin(), weights.layers.end(),
-                     [](const LayerWeights& w) { return w.output_scale != 1.0f; });
+         std::any_of(weights.layers.begin(), weights.layers.end(), [canvas](const LayerWeights& w) {
+           return (canvas ? w.canvas_output_scale : w.output_scale) != 1.0f;
+         });
 }
 
 }  // namespace
@@ -36,16 +37,20 @@ std::unique_ptr<Block> make_feed_forward(const ModelConfig& config,
   return std::make_unique<MixtureBlock>(config, layers);
 }
 
-LayerPlan::LayerPlan(const ModelConfig& config, const ModelWeights& weights, AdaptedMatmul* adapted)
+LayerPlan::LayerPlan(const ModelConfig& config, const ModelWeights& weights, AdaptedMatmul* adapted,
+                     bool canvas)
     : config_(config), weights_(weights.layers), adapted_(adapted) {
   if (config.n_layers > config.n_recurrent_layers) {
     attention_ =
         std::make_unique<AttentionBlock>(config, weights_, attention_layers(config), adapted);
+    if (canvas) attention_->see_canvas_of(config.diffusion.canvas_length);
   }
   if (config.n_recurrent_layers > 0) {
     linear_attention_ = std::make_unique<LinearAttentionBlock>(config, weights_);
   }
-  if (has_layer_end(config, weights)) layer_end_ = std::make_unique<LayerEndBlock>(config, weights);
+  if (has_layer_end(config, weights, canvas)) {
+    layer_end_ = std::make_unique<LayerEndBlock>(config, weights, canvas);
+  }
   for (int64_t layer = 0; layer < config.n_layers; ++layer) {
     const LayerWeights& w = weights_[size_t(layer)];
     Block* mixer = config.is_recurrent(layer) ? static_cast<Block*>(linear_attention_.get())

@@ -35,8 +35,11 @@ std::unique_ptr<Block> make_feed_forward(const ModelConfig& config,
 
 class LayerPlan {
  public:
-  // `adapted` null: the trunk serves no LoRA adapters.
-  LayerPlan(const ModelConfig& config, const ModelWeights& weights, AdaptedMatmul* adapted);
+  // `adapted` null: the trunk serves no LoRA adapters. `canvas`: the plan
+  // of DiffusionGemma's canvas pass (its attention sees the canvas both
+  // ways, its layers end with their decoder scales).
+  LayerPlan(const ModelConfig& config, const ModelWeights& weights, AdaptedMatmul* adapted,
+            bool canvas = false);
 
   const LayerBlocks& layer(int64_t index) const { return layers_[size_t(index)]; }
 
