@@ -82,19 +82,21 @@ std::string naturals_between(int64_t low, int64_t high) {
   size_t high_digits = std::to_string(high).size();
   // Runs of whole digit counts ([1-9][0-9]{d-1} for every d) merge into one
   // alternative with a counted repetition.
-  std::optional<size_t> whole_from;
+  // The digit count the current run starts at; 0: no run (a count is at
+  // least 1). Not an optional: GCC 12 warns about reading one here.
+  size_t whole_from = 0;
   auto close_whole = [&](size_t until) {
-    if (!whole_from) return;
+    if (whole_from == 0) return;
     alternatives.push_back("[1-9]" + std::string(until > 1 ? " " : "") +
-                           gbnf_repeat("[0-9]", *whole_from - 1, until - 1));
-    whole_from.reset();
+                           gbnf_repeat("[0-9]", whole_from - 1, until - 1));
+    whole_from = 0;
   };
   for (size_t digits = low_digits; digits <= high_digits; ++digits) {
     int64_t first = digits == low_digits ? low : power_of_ten(digits - 1);
     int64_t last = digits == high_digits ? high : power_of_ten(digits) - 1;
     bool whole = first == power_of_ten(digits - 1) && last == power_of_ten(digits) - 1;
     if (whole) {
-      if (!whole_from) whole_from = digits;
+      if (whole_from == 0) whole_from = digits;
       continue;
     }
     close_whole(digits - 1);
