@@ -46,10 +46,14 @@ int64_t prompt_cache_cells(const EngineOptions& options, const model::Model& mod
   return per_position > 0 ? options.cache_ram_bytes / per_position : 0;
 }
 
-// The disk cache saves whole blocks, so it keeps the windows whole too.
+// The disk cache saves whole blocks, so it keeps the windows whole too. A
+// canvas step adds its canvases' positions (canvas_pass_limit's worth).
 model::KvCache::WindowPlan window_plan(const EngineOptions& options, const model::Model& model) {
   if (options.swa_full || !options.prompt_cache_dir.empty()) return {};
-  return model.window_plan(options.parallel, options.batch_size);
+  const int64_t canvas = model.config().diffusion.canvas_length;
+  const int64_t step_tokens =
+      std::max<int64_t>(options.batch_size, canvas * canvases_per_pass(options, canvas));
+  return model.window_plan(options.parallel, step_tokens);
 }
 
 int64_t resolve_context(const EngineOptions& options, const model::ModelConfig& config) {
@@ -63,7 +67,34 @@ int64_t resolve_context(const EngineOptions& options, const model::ModelConfig& 
   return std::min(trained, kDefaultContextCap);
 }
 
+// The positions a reply needs after its prompt: max_tokens; a diffusion
+// reply's rounded up to whole canvases, at least one.
+int64_t reply_room(const GenerationRequest& request, int64_t canvas_length) {
+  if (!request.canvas) return std::max<int64_t>(request.max_tokens, 0);
+  if (request.max_tokens == 0) return 0;
+  const int64_t wanted = std::max<int64_t>(request.max_tokens, 1);
+  return (wanted + canvas_length - 1) / canvas_length * canvas_length;
+}
+
 }  // namespace
+
+int64_t canvases_per_pass(const EngineOptions& options, int64_t canvas_length) {
+  if (canvas_length <= 0) return 0;
+  return std::max<int64_t>(1, options.batch_size / canvas_length);
+}
+
+// A diffusion model's replies are denoised, any other's drawn token by
+// token: a request must ask for the kind its model makes.
+Status Engine::check_generation_kind(const GenerationRequest& request) const {
+  const bool diffusion = model_.config().traits.diffusion;
+  if (request.canvas && !diffusion) {
+    return invalid_argument("a canvas request for a model that generates token by token");
+  }
+  if (diffusion && !request.canvas && request.max_tokens != 0 && !request.pooling) {
+    return invalid_argument("the model generates by denoising canvases: the request needs them");
+  }
+  return {};
+}
 
 Result<std::unique_ptr<Engine>> Engine::start(model::Model& model,
                                               const tokenizer::Tokenizer& tokenizer,
@@ -102,8 +133,10 @@ Engine::Engine(model::Model& model, const tokenizer::Tokenizer& tokenizer, Engin
   if (cache_.recurrent().empty_shape()) cache_.share_prefixes();
   if (!options.prompt_cache_dir.empty()) open_disk_cache();
   slots_.reserve(static_cast<size_t>(options.parallel));
+  const model::ModelConfig& config = model.config();
+  const int64_t canvas = config.diffusion.canvas_length;
   for (int32_t i = 0; i < options.parallel; ++i) {
-    slots_.emplace_back(i, tokenizer_, model.rank_head());
+    slots_.emplace_back(i, tokenizer_, model.rank_head(), canvas, canvas > 0 ? config.n_vocab : 0);
   }
   in_batch_.resize(slots_.size());
   if (options.draft_tokens > 0) {
@@ -151,14 +184,19 @@ Result<RequestHandle> Engine::submit(GenerationRequest request) {
   if (request.pooling == Pooling::kRank && model_.rank_head() == nullptr) {
     return invalid_argument("the model has no classification head (cls.output): it cannot rank");
   }
-  // A generation needs room after its prompt; an embedding does not.
+  INGOT_RETURN_IF_ERROR(check_generation_kind(request));
+  // A generation needs room after its prompt (a diffusion reply, whole
+  // canvases); an embedding does not.
+  const int64_t reply = reply_room(request, model_.config().diffusion.canvas_length);
   if (prompt_size > context_size_ || (prompt_size == context_size_ && !request.pooling) ||
-      (request.max_tokens > 0 && prompt_size + request.max_tokens > context_size_)) {
+      prompt_size + reply > context_size_) {
     return Error(ErrorKind::kContextLengthExceeded,
                  "the prompt has " + std::to_string(prompt_size) + " tokens" +
                      (request.max_tokens > 0
                           ? " and max_tokens asks for " + std::to_string(request.max_tokens)
                           : std::string()) +
+                     (request.canvas ? " (in whole canvases, " + std::to_string(reply) + ")"
+                                     : std::string()) +
                      ", but the context holds " + std::to_string(context_size_) + " tokens");
   }
   std::shared_ptr<RequestState> state;
@@ -223,7 +261,7 @@ bool Engine::wait_for_work() {
   for (Slot& slot : slots_) {
     if (!slot.busy()) {
       free_slot = true;
-    } else if (!slot.decoding() || slot.room_for_events() > 0) {
+    } else if (!slot.generating() || slot.room_for_events() > 0) {
       runnable = true;
     }
   }
@@ -239,8 +277,11 @@ void Engine::step() {
   drop_cancelled();
   admit_waiting();
   build_batch();
-  if (batch_.empty()) return;
+  if (!batch_.empty()) run_batch();
+  if (model_.config().traits.diffusion) denoise_canvases();
+}
 
+void Engine::run_batch() {
   std::optional<SharedCompute::Turn> turn;
   if (options_.shared_compute) turn.emplace(options_.shared_compute->take_turn());
   Result<model::Logits> logits = model_.forward(batch_, cache_, pool_);
@@ -471,7 +512,7 @@ void Engine::build_batch() {
     std::span<const int32_t> chunk = slot.next_prefill(prefill_budget(slot, budget));
     bool completes = chunk.size() == slot.prefill_remaining();
     for (size_t j = 0; j < chunk.size(); ++j) {
-      bool draws = completes && j + 1 == chunk.size() && slot.samples_after_prompt();
+      bool draws = completes && j + 1 == chunk.size() && slot.draws_after_prompt();
       bool wants_logits = draws || slot.scores_prompt();
       batch_.add(chunk[j], slot.position() + static_cast<int64_t>(j), slot.sequence(), wants_logits,
                  false, &slot.lora());

@@ -87,6 +87,11 @@ struct EngineStats {
   PromptDiskStats disk;
 };
 
+// How many canvases of `canvas_length` one canvas step runs: as many as
+// the batch size holds, at least one. Each wants a vocabulary-sized row per
+// position, so the batch size bounds that buffer as it bounds a prefill's.
+int64_t canvases_per_pass(const EngineOptions& options, int64_t canvas_length);
+
 class Engine {
  public:
   // The model and tokenizer must outlive the engine, and the model must not
@@ -127,6 +132,7 @@ class Engine {
   Engine(model::Model& model, const tokenizer::Tokenizer& tokenizer, EngineOptions options);
 
   void open_disk_cache();
+  Status check_generation_kind(const GenerationRequest& request) const;
   void run();
   bool wait_for_work();
   void drop_cancelled();
@@ -142,6 +148,10 @@ class Engine {
   bool can_share_while_prefilling(const Slot& slot) const;
   void keep_recurrent_snapshots();
   void step();
+  void run_batch();
+  // engine_canvas.cpp: a diffusion model's canvas step.
+  void denoise_canvases();
+  void fail_canvases(const Error& error);
   void score_prompts(const model::Logits& logits);
   void draw_tokens(const model::Logits& logits);
   void verify_drafts(const model::Logits& logits);
@@ -169,6 +179,12 @@ class Engine {
   };
   std::vector<LogitsRow> logits_rows_;
   std::vector<int64_t> draw_rows_;  // the rows that draw, in order
+  // A diffusion model's canvas step: the canvases of the slots it runs, in
+  // slot order from canvas_turn_, each entry's previous probabilities.
+  model::Batch canvas_batch_;
+  std::vector<const float*> canvas_previous_;
+  std::vector<Slot*> canvas_slots_;
+  size_t canvas_turn_ = 0;
   // What this batch carries for each slot: prefill tokens, or its next
   // decode token and the drafts checked after it; where its entries start
   // (entry, position) and, for a decoding slot, its first logits row.

@@ -10,6 +10,7 @@
 #include "engine/reasoning_splitter.h"
 #include "model/lora_adapter.h"
 #include "model/pooling.h"
+#include "sampling/canvas_denoiser.h"
 #include "sampling/params.h"
 #include "sampling/sampler.h"
 #include "util/status.h"
@@ -39,6 +40,10 @@ struct GenerationRequest {
   // carries the pooled hidden state, not normalized (kRank: the model's
   // rank head's scores, the relevance first).
   std::optional<Pooling> pooling;
+  // A diffusion model's request (DiffusionGemma): its reply is denoised a
+  // canvas at a time with these settings instead of sampled token by
+  // token; `sampling` then serves only its seed.
+  std::optional<sampling::DenoiserParams> canvas;
   // LoRA adapters to run with, each at its scale (the caller keeps them
   // loaded while the request runs). Its cached prefix is its own: it
   // reuses only what the same adapters at the same scales computed.

@@ -7,10 +7,6 @@
 namespace ingot::engine {
 namespace {
 
-double ms_since(Clock::time_point start) {
-  return std::chrono::duration<double, std::milli>(Clock::now() - start).count();
-}
-
 bool same_adapters(const model::LoraSet& a, const model::LoraSet& b) {
   return std::equal(a.begin(), a.end(), b.begin(), b.end(),
                     [](const model::LoraUse& x, const model::LoraUse& y) {
@@ -58,6 +54,9 @@ void Slot::start(std::shared_ptr<RequestState> state, GenerationRequest request,
   if (request.sampling.grammar && masker) {
     grammar_.emplace(request.sampling.grammar, request.sampling.grammar_triggers, *masker);
   }
+  canvas_params_ = request.canvas;
+  denoiser_.reset();
+  if (canvas_params_) denoiser_.emplace(*canvas_params_, canvas_length_, n_vocab_);
   sampler_.emplace(std::move(request.sampling));
   tokenizer::DecodeOptions options;
   options.at_text_start = false;
@@ -271,6 +270,8 @@ void Slot::release() {
   stop_.reset();
   splitter_.reset();
   grammar_.reset();
+  canvas_params_.reset();
+  denoiser_.reset();
   unsent_tokens_.clear();
   prompt_logprobs_ = -1;
   prompt_scores_.clear();

@@ -17,14 +17,20 @@
 #include "engine/request_handle.h"
 #include "engine/stop_matcher.h"
 #include "model/kv_cache.h"
+#include "sampling/canvas_denoiser.h"
 #include "sampling/sampler.h"
 #include "tokenizer/streaming_decoder.h"
 #include "tokenizer/tokenizer.h"
 #include "util/status.h"
+#include "util/thread_pool.h"
 
 namespace ingot::engine {
 
 using Clock = std::chrono::steady_clock;
+
+inline double ms_since(Clock::time_point start) {
+  return std::chrono::duration<double, std::milli>(Clock::now() - start).count();
+}
 
 // The prefix cache's seed for sequences run with `lora`: prefix blocks are
 // shared only between sequences on the same adapters at the same scales.
@@ -32,25 +38,38 @@ uint64_t lora_prefix_seed(const model::LoraSet& lora);
 
 class Slot {
  public:
-  // `rank_head`: the model's, for rank pooling; may be null.
+  // `rank_head`: the model's, for rank pooling; may be null. A diffusion
+  // model's slots denoise canvases of `canvas_length` over `n_vocab` tokens.
   Slot(model::SequenceId sequence, const tokenizer::Tokenizer& tokenizer,
-       const model::RankHead* rank_head = nullptr)
-      : sequence_(sequence), tokenizer_(tokenizer), rank_head_(rank_head) {}
+       const model::RankHead* rank_head = nullptr, int64_t canvas_length = 0, int64_t n_vocab = 0)
+      : sequence_(sequence),
+        tokenizer_(tokenizer),
+        rank_head_(rank_head),
+        canvas_length_(canvas_length),
+        n_vocab_(n_vocab) {}
 
   model::SequenceId sequence() const { return sequence_; }
   bool busy() const { return request_ != nullptr; }
   bool prefilling() const { return busy() && prefill_cursor_ < prompt_.size(); }
   bool decoding() const { return busy() && !prefilling() && last_token_ >= 0; }
+  // A diffusion request whose prefix is all in: its canvas's next step runs.
+  bool denoising() const { return busy() && !prefilling() && denoiser_.has_value(); }
+  // Producing its reply (token by token or canvas by canvas): such a slot
+  // waits for its consumer when its channel is full.
+  bool generating() const { return decoding() || denoising(); }
   // Events the request's consumer may still take this step (see
   // EventChannel::room); a decoding slot with none is paused.
   size_t room_for_events() const { return busy() ? request_->events.room() : 0; }
-  bool paused() const { return decoding() && request_->events.full(); }
+  bool paused() const { return generating() && request_->events.full(); }
   const std::vector<int32_t>& cached() const { return cached_; }
   const std::shared_ptr<RequestState>& request() const { return request_; }
   // Every prompt token's logits are wanted, to score the prompt.
   bool scores_prompt() const { return busy() && prompt_logprobs_ >= 0; }
-  // Whether a token is drawn once the prompt is in (max_tokens 0: no).
+  // Whether a reply follows the prompt (max_tokens 0: no), and whether it
+  // is drawn token by token from the prompt's last logits (a diffusion
+  // request's is denoised a canvas at a time instead).
   bool samples_after_prompt() const { return max_tokens_ != 0; }
+  bool draws_after_prompt() const { return samples_after_prompt() && !canvas_params_; }
   // An embedding request: every prompt token's hidden state is pooled.
   bool embeds() const { return busy() && pooled_.has_value(); }
   // Folds the hidden states (n rows of n_embd) of the prompt tokens just
@@ -100,6 +119,18 @@ class Slot {
   void draw(const float* logits, int64_t n_vocab);
   bool take_drawn(int64_t context_limit);
 
+  // A diffusion request's canvas step (slot_canvas.cpp): the tokens the
+  // step runs at positions position().. and each one's probabilities at the
+  // step before (null on a canvas's first step); then the step's logits
+  // (canvas() rows, rewritten). A finished canvas is committed: its text
+  // goes out as one event, cut at its first end-of-generation token or at
+  // max_tokens, and unless the request ends there its tokens are prefilled
+  // next, causally, before the next canvas. Returns true when the request
+  // has ended.
+  std::span<const int32_t> canvas() const { return denoiser_->canvas(); }
+  const float* canvas_previous(int64_t row) const { return denoiser_->previous_probabilities(row); }
+  bool take_canvas_step(float* logits, ThreadPool& pool, int64_t context_limit);
+
   // Scoring the prompt: each row of a prompt token's logits scores the
   // prompt token after it, in order. Once the whole prompt is in,
   // prompt_done() sends the scores (when asked for) and ends a request
@@ -116,6 +147,10 @@ class Slot {
 
  private:
   bool emit(TextEvent event);
+  bool commit_canvas(int64_t context_limit);
+  // The canvas's tokens through the decoder, stop strings and reasoning
+  // split into `event`; true when the request ends at one of them.
+  bool read_canvas_token(int32_t token, TextEvent& event, FinishReason& reason);
   void release();
   // Past the reasoning budget: the close tag's tokens are drawn next.
   void spend_reasoning_budget();
@@ -123,6 +158,8 @@ class Slot {
   model::SequenceId sequence_;
   const tokenizer::Tokenizer& tokenizer_;
   const model::RankHead* rank_head_;
+  int64_t canvas_length_;
+  int64_t n_vocab_;
   std::vector<int32_t> cached_;
 
   std::shared_ptr<RequestState> request_;
@@ -138,6 +175,8 @@ class Slot {
   std::optional<StopMatcher> stop_;
   std::optional<ReasoningSplitter> splitter_;
   std::optional<GrammarConstraint> grammar_;
+  std::optional<sampling::DenoiserParams> canvas_params_;
+  std::optional<sampling::CanvasDenoiser> denoiser_;  // the canvas being denoised
   int32_t reasoning_budget_ = -1;
   int64_t reasoning_tokens_ = 0;
   std::vector<int32_t> forced_;  // tokens drawn instead of sampled, in order
