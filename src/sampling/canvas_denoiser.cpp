@@ -2,7 +2,9 @@
 
 #include <algorithm>
 #include <cmath>
+#include <functional>
 #include <numeric>
+#include <utility>
 
 namespace ingot::sampling {
 
@@ -42,11 +44,18 @@ void CanvasDenoiser::take_step(float* logits, ThreadPool& pool) {
     renoise[size_t(p)] = token_(rng_);
   }
   probabilities_.resize(size_t(canvas_length_ * n_vocab_));
+  const float temperature = this->temperature();
   pool.parallel_for(canvas_length_, 1, [&](int64_t begin, int64_t end) {
     for (int64_t p = begin; p < end; ++p) {
       float* row = logits + p * n_vocab_;
+      float* probabilities = probabilities_.data() + p * n_vocab_;
+      if (params_.bounds_samples()) std::copy_n(row, n_vocab_, probabilities);
       positions_[size_t(p)] = read_row(row, temperature_inverse, u[size_t(p)]);
-      std::copy_n(row, n_vocab_, probabilities_.data() + p * n_vocab_);
+      if (params_.bounds_samples()) {
+        Position& position = positions_[size_t(p)];
+        position.sample = bounded_sample(probabilities, temperature, position.argmax, u[size_t(p)]);
+      }
+      std::copy_n(row, n_vocab_, probabilities);
     }
   });
   accept_and_renoise(renoise);
@@ -89,6 +98,50 @@ CanvasDenoiser::Position CanvasDenoiser::read_row(float* row, float temperature_
   }
   position.entropy = entropy;
   return position;
+}
+
+// The request's exploration sample from a row's logits: at the lower
+// temperature, among the top_k and then the top_p most likely tokens,
+// drawn at the step's uniform u.
+int32_t CanvasDenoiser::bounded_sample(const float* logits, float temperature, int32_t argmax,
+                                       float u) const {
+  if (params_.temperature == 0.0f) return argmax;
+  const float t =
+      params_.temperature > 0.0f ? std::min(temperature, params_.temperature) : temperature;
+  // Tokens under e^-30 of the best cannot reach any top_p below one.
+  const float floor = logits[argmax] - 30.0f * t;
+  std::vector<std::pair<float, int32_t>> candidates;
+  for (int64_t v = 0; v < n_vocab_; ++v) {
+    if (logits[v] >= floor) candidates.emplace_back(logits[v], int32_t(v));
+  }
+  std::sort(candidates.begin(), candidates.end(), std::greater<>());
+  if (params_.top_k > 0 && candidates.size() > size_t(params_.top_k)) {
+    candidates.resize(size_t(params_.top_k));
+  }
+  std::vector<double> weights;
+  double total = 0;
+  for (const auto& [logit, token] : candidates) {
+    weights.push_back(std::exp(double(logit - candidates[0].first) / t));
+    total += weights.back();
+  }
+  size_t kept = candidates.size();
+  if (params_.top_p < 1.0f) {
+    double held = 0;
+    for (size_t i = 0; i < candidates.size(); ++i) {
+      held += weights[i];
+      if (held >= params_.top_p * total) {
+        kept = i + 1;
+        break;
+      }
+    }
+    total = held;
+  }
+  double target = double(u) * total, cumulative = 0;
+  for (size_t i = 0; i < kept; ++i) {
+    cumulative += weights[i];
+    if (cumulative >= target) return candidates[i].second;
+  }
+  return candidates[kept - 1].second;
 }
 
 // The lowest entropies first (std::sort's order among equals, as the

@@ -30,6 +30,17 @@ struct DenoiserParams {
   int64_t stability_steps = 1;
   float confidence = 0.005f;
   uint32_t seed = 0;
+  // A request's bounds on each position's exploration sample (the token
+  // it keeps when accepted); the schedule, the entropies and the
+  // self-conditioning stay the model's. The sample is drawn at the lower
+  // of the step's temperature and `temperature` (0: the argmax; negative:
+  // no bound), from the top_k most likely tokens (0: all) and the fewest
+  // holding top_p of the probability (1: all).
+  float temperature = -1.0f;
+  int32_t top_k = 0;
+  float top_p = 1.0f;
+
+  bool bounds_samples() const { return temperature >= 0.0f || top_k > 0 || top_p < 1.0f; }
 };
 
 class CanvasDenoiser {
@@ -59,6 +70,7 @@ class CanvasDenoiser {
     float entropy = 0;
   };
   Position read_row(float* row, float temperature_inverse, float u) const;
+  int32_t bounded_sample(const float* logits, float temperature, int32_t argmax, float u) const;
   void accept_and_renoise(std::span<const int32_t> renoise);
 
   DenoiserParams params_;

@@ -116,6 +116,42 @@ TEST(CanvasDenoiser, KeepsTheLowestEntropyPositionWhenEveryOnePassesTheBound) {
   EXPECT_FALSE(denoiser.done());
 }
 
+// Bounds on the exploration sample: temperature 0 or top_k 1 keep the
+// argmax itself wherever a position is accepted; the entropies (which
+// choose the accepted positions) are the schedule's either way.
+TEST(CanvasDenoiser, BoundedSamplesKeepTheArgmaxAtTemperatureZeroOrTopKOne) {
+  for (int bound = 0; bound < 2; ++bound) {
+    DenoiserParams params = params_with_seed(8);
+    params.entropy_bound = 100.0f;  // every position accepted
+    if (bound == 0) params.temperature = 0.0f;
+    if (bound == 1) params.top_k = 1;
+    CanvasDenoiser denoiser(params, kCanvas, kVocab);
+    ThreadPool pool(2);
+    std::vector<float> logits(size_t(kCanvas * kVocab));
+    std::mt19937 values(17);
+    std::normal_distribution<float> normal(0.0f, 1.0f);
+    for (float& v : logits) v = normal(values);
+    denoiser.take_step(logits.data(), pool);
+    for (int64_t p = 0; p < kCanvas; ++p) {
+      EXPECT_EQ(denoiser.canvas()[size_t(p)], denoiser.argmax()[size_t(p)]) << bound << " " << p;
+    }
+  }
+}
+
+// top_p keeps the fewest tokens holding that much probability: with one
+// token holding most of it, that token.
+TEST(CanvasDenoiser, TopPDrawsFromTheNucleus) {
+  DenoiserParams params = params_with_seed(9);
+  params.entropy_bound = 100.0f;
+  params.top_p = 0.5f;
+  CanvasDenoiser denoiser(params, kCanvas, kVocab);
+  ThreadPool pool(1);
+  std::vector<float> logits(size_t(kCanvas * kVocab), 0.0f);
+  for (int64_t p = 0; p < kCanvas; ++p) logits[size_t(p * kVocab + 2 * p)] = 6.0f;
+  denoiser.take_step(logits.data(), pool);
+  for (int64_t p = 0; p < kCanvas; ++p) EXPECT_EQ(denoiser.canvas()[size_t(p)], 2 * p) << p;
+}
+
 TEST(CanvasDenoiser, StopsOnceTheArgmaxHoldsWithConfidence) {
   CanvasDenoiser denoiser(params_with_seed(5), kCanvas, kVocab);
   ThreadPool pool(1);
