@@ -111,6 +111,8 @@ class ChatSession {
     request.sampling.temperature = options_.temperature;
     request.sampling.seed = options_.seed + turn_++;
     request.max_tokens = options_.max_tokens;
+    request.canvas = loaded_.canvas_defaults();
+    if (request.canvas) request.canvas->seed = static_cast<uint32_t>(request.sampling.seed);
     if (loaded_.reasoning_tags) {
       request.reasoning = loaded_.reasoning_tags;
       request.prompt_opens_reasoning =

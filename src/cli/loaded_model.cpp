@@ -31,21 +31,31 @@ std::optional<chat::ChatTemplate> load_chat_template(const std::string& source, 
 }  // namespace
 
 // A diffusion model's causal pass alone would answer token by token, which
-// is not how it generates: refused until the canvas loop serves it.
+// is not how it generates.
 Status check_generates_token_by_token(const model::ModelConfig& config) {
   if (config.traits.diffusion) {
-    return unsupported(
-        "DiffusionGemma generates by denoising canvases, which ingot does not "
-        "serve yet");
+    return unsupported("DiffusionGemma generates by denoising canvases: serve it or chat with it");
   }
   return {};
+}
+
+std::optional<sampling::DenoiserParams> LoadedModel::canvas_defaults() const {
+  const model::DiffusionConfig& d = model->config().diffusion;
+  if (d.canvas_length <= 0) return std::nullopt;
+  sampling::DenoiserParams params;
+  params.max_steps = d.max_steps;
+  params.t_min = d.t_min;
+  params.t_max = d.t_max;
+  params.entropy_bound = d.entropy_bound;
+  params.stability_steps = d.stability_steps;
+  params.confidence = d.confidence;
+  return params;
 }
 
 Result<LoadedModel> LoadedModel::load(const std::string& path,
                                       const std::optional<std::string>& template_source) {
   LoadedModel loaded;
   INGOT_ASSIGN_OR_RETURN(loaded.model, model::Model::load(path));
-  INGOT_RETURN_IF_ERROR(check_generates_token_by_token(loaded.model->config()));
   INGOT_ASSIGN_OR_RETURN(tokenizer::Tokenizer tokenizer,
                          tokenizer::Tokenizer::from_gguf(loaded.model->file()));
   loaded.tokenizer = std::make_unique<tokenizer::Tokenizer>(std::move(tokenizer));

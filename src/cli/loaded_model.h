@@ -12,13 +12,14 @@
 #include "chat/tool_calls/tool_call_family.h"
 #include "engine/reasoning_splitter.h"
 #include "model/model.h"
+#include "sampling/canvas_denoiser.h"
 #include "tokenizer/tokenizer.h"
 #include "util/status.h"
 
 namespace ingot::cli {
 
 // An error when the model does not generate token by token (DiffusionGemma
-// denoises canvases), which the commands that generate need.
+// denoises canvases), which `run` and `bench` need.
 Status check_generates_token_by_token(const model::ModelConfig& config);
 
 struct LoadedModel {
@@ -43,6 +44,10 @@ struct LoadedModel {
   // (chat_template_choice.h), already checked to parse.
   static Result<LoadedModel> load(const std::string& path,
                                   const std::optional<std::string>& template_source = {});
+
+  // A diffusion model's sampler defaults (the file's diffusion.* keys), its
+  // requests' canvas settings before their own; none for any other model.
+  std::optional<sampling::DenoiserParams> canvas_defaults() const;
 
   const chat::ChatTemplate& chat_template() const {
     return own_template ? *own_template : chat::chatml_template();

@@ -81,6 +81,7 @@ server::ModelCapability capability_of(const ServeOptions& options, const LoadedM
     capability.embedding_pooling = embedding_pooling(options.pooling, loaded.model->config());
   }
   capability.max_embedding_inputs = options.max_embedding_inputs;
+  capability.canvas = loaded.canvas_defaults();
   return capability;
 }
 

@@ -230,16 +230,7 @@ void Slot::finish(FinishReason reason) {
   if (!request_) return;
   if (reason != FinishReason::kCancelled) {
     TextEvent rest;
-    std::string tail = stop_->stopped() ? std::string() : stop_->push(decoder_->flush()).text;
-    if (!stop_->stopped()) tail += stop_->flush();
-    if (splitter_) {
-      auto split = splitter_->push(tail);
-      auto last = splitter_->flush();
-      rest.content = split.content + last.content;
-      rest.reasoning = split.reasoning + last.reasoning;
-    } else {
-      rest.content = std::move(tail);
-    }
+    take_held_text(rest);
     rest.tokens = std::move(unsent_tokens_);
     if (!rest.content.empty() || !rest.reasoning.empty() || !rest.tokens.empty()) {
       request_->events.push(std::move(rest));
@@ -253,6 +244,21 @@ void Slot::finish(FinishReason reason) {
   if (pooled_ && reason != FinishReason::kCancelled) finished.embedding = pooled_->take();
   request_->events.push(std::move(finished));
   release();
+}
+
+// The text held back at the reply's end (a partial stop string or
+// character, the reasoning splitter's tail), added to `event`.
+void Slot::take_held_text(TextEvent& event) {
+  std::string tail = stop_->stopped() ? std::string() : stop_->push(decoder_->flush()).text;
+  if (!stop_->stopped()) tail += stop_->flush();
+  if (splitter_) {
+    auto split = splitter_->push(tail);
+    auto last = splitter_->flush();
+    event.content += split.content + last.content;
+    event.reasoning += split.reasoning + last.reasoning;
+  } else {
+    event.content += tail;
+  }
 }
 
 void Slot::fail(Error error) {

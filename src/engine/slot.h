@@ -147,6 +147,7 @@ class Slot {
 
  private:
   bool emit(TextEvent event);
+  void take_held_text(TextEvent& event);
   bool commit_canvas(int64_t context_limit);
   // The canvas's tokens through the decoder, stop strings and reasoning
   // split into `event`; true when the request ends at one of them.

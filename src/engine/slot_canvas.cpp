@@ -27,6 +27,9 @@ bool Slot::commit_canvas(int64_t context_limit) {
     FinishReason ended;
     if (read_canvas_token(tokens[taken], event, ended)) reason = ended;
   }
+  // The last canvas's event carries the text held back till the end too,
+  // so that each canvas is one event.
+  if (reason) take_held_text(event);
   if (!emit(std::move(event))) return true;
   if (reason) {
     finish(*reason);

@@ -441,10 +441,10 @@ Status bind_classifier(const gguf::GgufFile& file, ModelConfig& config, ModelWei
 Result<SelfConditioningWeights> bind_self_conditioning(const gguf::GgufFile& file,
                                                        const ModelConfig& c) {
   SelfConditioningWeights sc;
-  INGOT_ASSIGN_OR_RETURN(sc.pre_norm, read_vector(file, "self_cond_pre_norm", c.n_embd));
-  INGOT_ASSIGN_OR_RETURN(sc.gate, bind_matrix(file, "self_cond_gate", c.n_ff, c.n_embd));
-  INGOT_ASSIGN_OR_RETURN(sc.up, bind_matrix(file, "self_cond_up", c.n_ff, c.n_embd));
-  INGOT_ASSIGN_OR_RETURN(sc.down, bind_matrix(file, "self_cond_down", c.n_embd, c.n_ff));
+  INGOT_ASSIGN_OR_RETURN(sc.pre_norm, read_vector(file, "self_cond_pre_norm.weight", c.n_embd));
+  INGOT_ASSIGN_OR_RETURN(sc.gate, bind_matrix(file, "self_cond_gate.weight", c.n_ff, c.n_embd));
+  INGOT_ASSIGN_OR_RETURN(sc.up, bind_matrix(file, "self_cond_up.weight", c.n_ff, c.n_embd));
+  INGOT_ASSIGN_OR_RETURN(sc.down, bind_matrix(file, "self_cond_down.weight", c.n_embd, c.n_ff));
   return sc;
 }
 
@@ -489,7 +489,7 @@ Result<ModelWeights> ModelWeights::bind(const gguf::GgufFile& file, ModelConfig&
     INGOT_ASSIGN_OR_RETURN(weights.per_layer_proj_norm,
                            read_vector(file, "per_layer_proj_norm.weight", width));
   }
-  if (config.traits.diffusion && file.find_tensor("self_cond_gate") != nullptr) {
+  if (config.traits.diffusion && file.find_tensor("self_cond_gate.weight") != nullptr) {
     INGOT_ASSIGN_OR_RETURN(weights.self_conditioning, bind_self_conditioning(file, config));
   }
   // Only Qwen3.5's prediction block is known; other files' stay unread.

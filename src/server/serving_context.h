@@ -14,6 +14,7 @@
 #include "chat/tool_calls/tool_call_family.h"
 #include "engine/engine.h"
 #include "model/lora_adapter.h"
+#include "sampling/canvas_denoiser.h"
 #include "sampling/params.h"
 #include "server/admission_order.h"
 #include "server/grammar_cache.h"
@@ -108,6 +109,9 @@ struct ModelCapability {
   int64_t max_embedding_inputs = 2048;
   bool reranking = false;  // /v1/rerank is served (the model has a classification head)
 
+  // A diffusion model's canvas settings (its sampler's defaults): its
+  // replies are denoised a canvas at a time (routes/canvas_settings.h).
+  std::optional<sampling::DenoiserParams> canvas;
   bool generates() const { return purpose == Purpose::kGenerate; }
 };
 

@@ -126,10 +126,10 @@ void plan_gemma_block(const Shape& s, int64_t layer, const AddTensor& add) {
 // DiffusionGemma's self-conditioning block, fed the previous step's soft
 // embedding: a norm, then a gated GELU feed-forward of the dense width.
 void plan_self_conditioning(const Shape& s, std::vector<PlannedTensor>& out) {
-  out.push_back({"self_cond_pre_norm", {s.hidden}, TensorRole::kNorm, -1});
-  out.push_back({"self_cond_gate", {s.hidden, s.feed_forward}, TensorRole::kOtherWeight, -1});
-  out.push_back({"self_cond_up", {s.hidden, s.feed_forward}, TensorRole::kOtherWeight, -1});
-  out.push_back({"self_cond_down", {s.feed_forward, s.hidden}, TensorRole::kFeedForwardDown, -1});
+  out.push_back({"self_cond_pre_norm.weight", {s.hidden}, TensorRole::kNorm, -1});
+  out.push_back({"self_cond_gate.weight", {s.hidden, s.feed_forward}, TensorRole::kOtherWeight, -1});
+  out.push_back({"self_cond_up.weight", {s.hidden, s.feed_forward}, TensorRole::kOtherWeight, -1});
+  out.push_back({"self_cond_down.weight", {s.feed_forward, s.hidden}, TensorRole::kFeedForwardDown, -1});
 }
 
 // gpt-oss: biased attention with sink logits, then biased experts after

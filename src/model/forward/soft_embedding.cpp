@@ -3,6 +3,7 @@
 #include <algorithm>
 
 #include "kernels/dequantize.h"
+#include "kernels/half.h"
 #include "model/row_math.h"
 
 namespace ingot::model {
@@ -11,6 +12,10 @@ namespace {
 // Vocabulary rows widened together: each is read once per range, then
 // added to every position that gives it weight.
 constexpr int64_t kRowsPerChunk = 16;
+
+float as_f16(float x) {
+  return kernels::f16_to_f32(kernels::f32_to_f16(x));
+}
 
 }  // namespace
 
@@ -53,13 +58,15 @@ void SoftEmbedding::accumulate_range(std::span<const float* const> probabilities
       if (p == nullptr) continue;
       float* sum = partial + int64_t(r) * n_embd;
       for (int64_t j = 0; j < n; ++j) {
-        const float weight = p[chunk + j];
-        if (weight < kSoftEmbeddingFloor) continue;
+        const float weight = as_f16(p[chunk + j]);
+        if (weight == 0.0f) continue;
         if (!widened_yet) {
+          float* widened_rows = widened.data();
           for (int64_t k = 0; k < n; ++k) {
             kernels::dequantize_row(table.type, rows + (chunk + k) * table.row_stride,
-                                    widened.data() + k * n_embd, n_embd);
+                                    widened_rows + k * n_embd, n_embd);
           }
+          for (int64_t i = 0; i < n * n_embd; ++i) widened_rows[i] = as_f16(widened_rows[i]);
           widened_yet = true;
         }
         const float* row = widened.data() + j * n_embd;

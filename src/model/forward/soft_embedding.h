@@ -2,10 +2,12 @@
 // DiffusionGemma's soft embedding of a canvas position: its token
 // probabilities at the previous step times the embedding table,
 //   s = sum over v of p_v E_v,
-// one row per position. Probabilities under 2^-25 are left out: the
-// reference's F16 product rounds them to zero, and a trained model's
-// distribution puts nearly all its vocabulary there, so the sum costs the
-// few tokens that matter rather than the whole vocabulary.
+// one row per position, with p and E rounded to F16 as the reference's
+// product takes them (an F16 copy of the table times probabilities it
+// converts to F16). A probability under 2^-25 rounds to zero and is left
+// out: a trained model's distribution puts nearly all its vocabulary
+// there, so the sum costs the few tokens that matter rather than the
+// whole vocabulary.
 
 #include <cstdint>
 #include <span>
@@ -15,8 +17,6 @@
 #include "util/thread_pool.h"
 
 namespace ingot::model {
-
-inline constexpr float kSoftEmbeddingFloor = 0x1p-25f;
 
 class SoftEmbedding {
  public:

@@ -92,6 +92,12 @@ asio::awaitable<bool> HttpExchange::send_event(std::string_view data, std::strin
   co_return co_await write_raw(fmt::format("{:x}\r\n{}\r\n", payload.size(), payload));
 }
 
+asio::awaitable<bool> HttpExchange::send_comment(std::string_view text) {
+  std::string payload = fmt::format(": {}\n\n", text);
+  if (!chunked_) co_return co_await write_raw(std::move(payload));
+  co_return co_await write_raw(fmt::format("{:x}\r\n{}\r\n", payload.size(), payload));
+}
+
 asio::awaitable<void> HttpExchange::end_event_stream() {
   if (chunked_) co_await write_raw("0\r\n\r\n");
 }

@@ -50,6 +50,9 @@ class HttpExchange {
   asio::awaitable<bool> begin_event_stream();
   // `event`, when given, names the event (Anthropic's streams name each).
   asio::awaitable<bool> send_event(std::string_view data, std::string_view event = {});
+  // An SSE comment (": text"), which clients skip: a keep-alive for a
+  // stream with nothing to say, whose write also finds a client gone.
+  asio::awaitable<bool> send_comment(std::string_view text);
   asio::awaitable<void> end_event_stream();
 
   // A header every response of this exchange carries, whole or streamed.

@@ -210,6 +210,14 @@ void check_extensions(Validator& v, GenerationFields& request) {
   // is not silently taken for a request to turn it off.
   v.boolean("cache_prompt");
   check_lora(v, request);
+  if (auto steps = v.integer("diffusion_steps")) {
+    if (*steps < 1 || *steps > 1024) {
+      v.fail("'diffusion_steps' must be between 1 and 1024, got " + std::to_string(*steps) + ".",
+             "diffusion_steps");
+    }
+    request.diffusion_steps = steps;
+  }
+  request.diffusion_entropy_bound = v.number_in("diffusion_entropy_bound", 0.0, 1000.0);
 }
 
 }  // namespace ingot::server

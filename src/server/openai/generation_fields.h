@@ -39,6 +39,10 @@ struct GenerationFields {
   // llama-server's per-request adapters: (id, scale) pairs; absent: the
   // server's adapters at their own scales.
   std::optional<std::vector<std::pair<int64_t, float>>> lora;
+  // A diffusion model's per-request denoising (ingot's extension): the
+  // most steps a canvas takes and the entropy bound of each step.
+  std::optional<int64_t> diffusion_steps;
+  std::optional<float> diffusion_entropy_bound;
 };
 
 // `model`: required, a served id or alias (404 model_not_found otherwise).
@@ -63,7 +67,8 @@ void check_logprobs(Validator& v, GenerationFields& request);
 void check_logit_bias(Validator& v, GenerationFields& request);
 // llama-server's extensions: `ignore_eos` and `cache_prompt` booleans
 // (the prefix cache is always on); `lora`, a list of {"id": integer >= 0,
-// "scale": number} (scale 0 when absent), each id once.
+// "scale": number} (scale 0 when absent), each id once. ingot's:
+// `diffusion_steps` 1-1024 and `diffusion_entropy_bound` 0-1000.
 void check_extensions(Validator& v, GenerationFields& request);
 
 }  // namespace ingot::server

@@ -2,6 +2,7 @@
 
 #include "server/openai/completion_request.h"
 #include "server/openai/json_body.h"
+#include "server/routes/canvas_settings.h"
 #include "server/routes/generation_reply.h"
 #include "server/routes/generative_model.h"
 #include "server/routes/parsed_request.h"
@@ -35,6 +36,17 @@ asio::awaitable<void> serve_completion(HttpExchange& exchange, ServingContext& c
   const CompletionRequest& request = *parsed;
   std::optional<ApiError> error = check_token_ids(request.prompt_ids, *context.format.tokenizer);
   if (!error) error = check_logit_bias_ids(request, *context.format.tokenizer);
+  const sampling::SamplingParams sampling = sampling_for(request, context);
+  auto canvas = canvas_settings_for(request, request, context.capability.canvas, sampling.seed);
+  if (!error) {
+    if (auto* refused = std::get_if<ApiError>(&canvas)) error = std::move(*refused);
+  }
+  if (!error && context.capability.canvas && request.echo && request.logprobs) {
+    error = invalid_request(
+        "'echo' with 'logprobs' scores the prompt token by token, which a diffusion model's "
+        "canvases do not.",
+        "echo");
+  }
   if (error) {
     co_await exchange.respond_error(std::move(*error));
     co_return;
@@ -66,7 +78,8 @@ asio::awaitable<void> serve_completion(HttpExchange& exchange, ServingContext& c
   }
   engine::GenerationRequest generation;
   generation.prompt = std::move(prompt);
-  generation.sampling = sampling_for(request, context);
+  generation.sampling = sampling;
+  generation.canvas = std::get<std::optional<sampling::DenoiserParams>>(canvas);
   if (auto& reply_grammar = std::get<std::optional<ReplyGrammar>>(constraint)) {
     generation.sampling.grammar = std::move(reply_grammar->grammar);
   }

@@ -9,6 +9,7 @@
 #include "server/openai/completion_response.h"
 #include "server/routes/generation_submission.h"
 #include "server/routes/reply_collection.h"
+#include "server/routes/stream_keep_alive.h"
 #include "server/routes/tool_call_reading.h"
 #include "server/routes/usage_record.h"
 
@@ -206,7 +207,7 @@ asio::awaitable<void> reply_stream(HttpExchange& exchange, ServingContext& conte
     }
   }
   for (;;) {
-    std::optional<engine::Event> event = co_await events.next();
+    std::optional<engine::Event> event = co_await next_event_keeping_alive(exchange, events);
     if (!event) {
       record_cancelled(exchange, context);
       co_return;

@@ -7,6 +7,7 @@
 #include "chat/special_text_guard.h"
 #include "chat/tool_calls/tool_call_family.h"
 #include "engine/prompt_tokens.h"
+#include "server/routes/canvas_settings.h"
 #include "server/routes/reply_grammar.h"
 
 namespace ingot::server {
@@ -145,6 +146,9 @@ std::variant<ChatGeneration, ApiError> build_chat_generation(const ChatRequest& 
                                                              const ServingContext& context,
                                                              const GrammarCompileWatch& watch) {
   if (auto error = check_logit_bias_ids(request, *context.format.tokenizer)) return *error;
+  const sampling::SamplingParams sampling = sampling_for(request, context);
+  auto canvas = canvas_settings_for(request, request, context.capability.canvas, sampling.seed);
+  if (auto* error = std::get_if<ApiError>(&canvas)) return std::move(*error);
   ChatGeneration result;
   chat::ChatPromptInput input;
   input.messages = flatten_text_parts(request.messages);
@@ -189,7 +193,8 @@ std::variant<ChatGeneration, ApiError> build_chat_generation(const ChatRequest& 
   if (auto* error = std::get_if<ApiError>(&lora)) return std::move(*error);
   generation.lora = std::move(std::get<model::LoraSet>(lora));
   generation.prompt = tokenize_prompt(prompt, context, guarded.literal);
-  generation.sampling = sampling_for(request, context);
+  generation.sampling = sampling;
+  generation.canvas = std::get<std::optional<sampling::DenoiserParams>>(canvas);
   generation.max_tokens =
       request.max_tokens ? static_cast<int32_t>(*request.max_tokens) : context.defaults.max_tokens;
   generation.stop = request.stop;

@@ -24,6 +24,7 @@
 #include "server/routes/prompt_building.h"
 #include "server/routes/reply_collection.h"
 #include "server/routes/routes.h"
+#include "server/routes/stream_keep_alive.h"
 #include "server/routes/tool_call_reading.h"
 #include "server/routes/usage_record.h"
 #include "server/routes/watched_preparation.h"
@@ -96,7 +97,7 @@ asio::awaitable<void> reply_stream(HttpExchange& exchange, ServingContext& conte
     co_return;
   }
   for (;;) {
-    std::optional<engine::Event> event = co_await events.next();
+    std::optional<engine::Event> event = co_await next_event_keeping_alive(exchange, events);
     if (!event) {
       record_cancelled(exchange, context);
       co_return;
