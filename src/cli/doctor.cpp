@@ -94,6 +94,12 @@ std::string served_routes(const gguf::GgufFile& file, const model::ModelConfig& 
                : "nothing: the file names rank pooling but has no cls.output head";
   }
   if (c.traits.encoder) return "/v1/embeddings (an encoder, CLS pooling)";
+  if (const model::DiffusionConfig& d = c.diffusion; d.canvas_length > 0) {
+    return fmt::format(
+        "chat, completions, messages, responses, each reply denoised a canvas of {} tokens at a "
+        "time (up to {} steps at temperatures {:g} to {:g}, entropy bound {:g})",
+        d.canvas_length, d.max_steps, d.t_max, d.t_min, d.entropy_bound);
+  }
   return "chat, completions, messages, responses (serve --embeddings adds /v1/embeddings)";
 }
 

@@ -182,6 +182,17 @@ TEST(Doctor, Gemma4CountsEachLayersOwnKvHeads) {
   EXPECT_NE(text.out.find("KV heads 1-2 by layer"), std::string::npos) << text.out;
 }
 
+TEST(Doctor, DescribesADiffusionModelsCanvasAndSampler) {
+  INGOT_REQUIRE_SHARED();
+  const std::string model = synthetic_model("tiny-diffusion-gemma", "f16");
+  CommandResult result = run_command({ingot_binary(), "doctor", "--model", model});
+  ASSERT_EQ(result.exit_code, 0) << result.err;
+  EXPECT_NE(result.out.find("denoised a canvas of 32 tokens at a time (up to 48 steps at "
+                            "temperatures 0.8 to 0.4, entropy bound 0.1)"),
+            std::string::npos)
+      << result.out;
+}
+
 // Sliding-window layers keep their windows alone, as serve plans them:
 // each slot's window and a block on each side, twice, and the batch's
 // blocks; --swa-full counts every position.

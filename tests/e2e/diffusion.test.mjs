@@ -110,4 +110,12 @@ test('fields a canvas cannot honour are refused by name', { skip }, async () => 
       param,
     );
   }
+  // Messages and Responses take the diffusion fields too, checked alike.
+  const anthropic = new Anthropic({ baseURL: server.origin, apiKey: 'unused', maxRetries: 0 });
+  await assert.rejects(
+    anthropic.messages.create({ model, max_tokens: 8, messages, diffusion_steps: 0 }),
+    (error) => error.status === 400 && /diffusion_steps/.test(error.message),
+  );
+  const steps = await client.responses.create({ model, input: 'Rivers?', max_output_tokens: 8, diffusion_steps: 2 });
+  assert.equal(steps.usage.output_tokens, 8);
 });

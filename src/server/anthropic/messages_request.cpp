@@ -377,7 +377,9 @@ Found check_metadata(const json& body) {
 // The fields both dialects name alike, copied as they are; `seed` is an
 // extension (as on the chat route), for replies that can be repeated.
 void copy_shared_fields(const json& body, json& openai, MessagesCall call) {
-  for (const char* name : {"model", "temperature", "top_p", "top_k", "stream", "seed"}) {
+  // ingot's own diffusion fields ride along, refused as on the chat route.
+  for (const char* name : {"model", "temperature", "top_p", "top_k", "stream", "seed",
+                           "diffusion_steps", "diffusion_entropy_bound"}) {
     if (auto it = body.find(name); it != body.end()) openai[name] = *it;
   }
   if (call == MessagesCall::kCreate) openai["max_tokens"] = body["max_tokens"];

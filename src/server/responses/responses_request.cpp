@@ -378,8 +378,8 @@ Found check_response_fields(const json& body, bool& store) {
 
 // The chat request's fields under their Responses names.
 Found copy_generation_fields(const json& body, json& openai) {
-  for (const char* name :
-       {"model", "temperature", "top_p", "top_k", "seed", "stream", "parallel_tool_calls"}) {
+  for (const char* name : {"model", "temperature", "top_p", "top_k", "seed", "stream",
+                           "parallel_tool_calls", "diffusion_steps", "diffusion_entropy_bound"}) {
     if (auto it = body.find(name); it != body.end()) openai[name] = *it;
   }
   if (const json* max = given(body, "max_output_tokens")) openai["max_tokens"] = *max;
