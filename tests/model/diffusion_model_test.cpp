@@ -87,7 +87,8 @@ TEST_F(DiffusionGemma, ReadsItsCanvasSamplerDefaultsAndGemma4Layout) {
   EXPECT_EQ(c.diffusion.stability_steps, 1);
   EXPECT_FLOAT_EQ(c.diffusion.confidence, 0.005f);
   EXPECT_EQ(c.swa.layers, (std::vector<bool>{true, false, true, false}));
-  EXPECT_EQ(c.experts.count, 8);
+  EXPECT_EQ(c.experts.count, 2);
+  EXPECT_EQ(c.experts.used, 2);
   EXPECT_FLOAT_EQ(c.gemma.final_softcap, 30.0f);
 }
 

@@ -1,15 +1,12 @@
 // DiffusionGemma's parity with llama.cpp at the pull request that adds it
-// (24423, commit c3fb97241295c196e09b783e705e84b96cd1bd74), on a file
-// ingot-synth writes for tiny-diffusion-gemma: the encoder's logits of each
-// prompt position, a canvas step's logits on a first step and
-// self-conditioned on fixed logits, within the golden tolerance. Its
-// random router leaves some tokens' expert scores nearly tied, and the two
-// programs' rounding (in F16 the self-conditioning's, in Q8_0 every
-// activation's) flips such a choice in one and not the other, which moves
-// a row's logits by several percent: the file is seed 6's in F16, whose
-// routes none of the cases brings that close (docs/model.md).
-// The fixtures in tests/fixtures/diffusion were made by
-// tools/oracle/diffusion_logits.cpp (that folder's README has the command).
+// (24423, commit c3fb97241295c196e09b783e705e84b96cd1bd74), on the files
+// ingot-synth writes for tiny-diffusion-gemma in F16 and Q8_0: the
+// encoder's logits of each prompt position, a canvas step's logits on a
+// first step and self-conditioned on fixed logits, within the golden
+// tolerance (the replies of the same fixtures:
+// tests/engine/diffusion_reply_parity_test.cpp). The fixtures in
+// tests/fixtures/diffusion were made by tools/oracle/diffusion_logits.cpp
+// (that folder's README has the command).
 
 #include <gtest/gtest.h>
 
@@ -128,7 +125,9 @@ TEST_P(DiffusionParity, EncoderAndCanvasStepLogitsMatchTheReference) {
   conditioned_parity.expect_within(tolerance(), name + " conditioned");
 }
 
-INSTANTIATE_TEST_SUITE_P(Files, DiffusionParity, ::testing::Values("tiny-diffusion-gemma-s6-f16"));
+INSTANTIATE_TEST_SUITE_P(Files, DiffusionParity,
+                         ::testing::Values("tiny-diffusion-gemma-f16",
+                                           "tiny-diffusion-gemma-q8_0"));
 
 }  // namespace
 }  // namespace ingot::model
