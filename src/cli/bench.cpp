@@ -262,10 +262,10 @@ int report_drafts(model::Model& model, const BenchOptions& options) {
 
 int bench(const BenchOptions& options) {
   auto loaded = model::Model::load(options.model);
-  Status generates = loaded.ok() ? check_generates_token_by_token((*loaded)->config()) : Status{};
-  if (!loaded.ok() || !generates.ok()) {
-    const Error& error = loaded.ok() ? generates.error() : loaded.error();
-    std::fprintf(stderr, "error: %s\n", error.describe().c_str());
+  Status usable =
+      loaded.ok() ? check_generates_token_by_token((*loaded)->config()) : loaded.status();
+  if (!usable.ok()) {
+    std::fprintf(stderr, "error: %s\n", usable.error().describe().c_str());
     return 1;
   }
   ThreadPool pool(options.threads);

@@ -3,6 +3,7 @@
 #include <spdlog/spdlog.h>
 
 #include "chat/message_roles.h"
+#include "engine/generation_request.h"
 
 namespace ingot::cli {
 namespace {
@@ -40,16 +41,9 @@ Status check_generates_token_by_token(const model::ModelConfig& config) {
 }
 
 std::optional<sampling::DenoiserParams> LoadedModel::canvas_defaults() const {
-  const model::DiffusionConfig& d = model->config().diffusion;
-  if (d.canvas_length <= 0) return std::nullopt;
-  sampling::DenoiserParams params;
-  params.max_steps = d.max_steps;
-  params.t_min = d.t_min;
-  params.t_max = d.t_max;
-  params.entropy_bound = d.entropy_bound;
-  params.stability_steps = d.stability_steps;
-  params.confidence = d.confidence;
-  return params;
+  const model::DiffusionConfig& diffusion = model->config().diffusion;
+  if (diffusion.canvas_length <= 0) return std::nullopt;
+  return engine::canvas_defaults(diffusion);
 }
 
 Result<LoadedModel> LoadedModel::load(const std::string& path,

@@ -9,6 +9,7 @@
 
 #include "engine/reasoning_splitter.h"
 #include "model/lora_adapter.h"
+#include "model/model_config.h"
 #include "model/pooling.h"
 #include "sampling/canvas_denoiser.h"
 #include "sampling/params.h"
@@ -19,6 +20,19 @@ namespace ingot::engine {
 
 // How an embedding request pools the prompt's final hidden states.
 using Pooling = model::Pooling;
+
+// A diffusion model's canvas settings before a request's own: its file's
+// sampler keys (model::DiffusionConfig).
+inline sampling::DenoiserParams canvas_defaults(const model::DiffusionConfig& diffusion) {
+  sampling::DenoiserParams params;
+  params.max_steps = diffusion.max_steps;
+  params.t_min = diffusion.t_min;
+  params.t_max = diffusion.t_max;
+  params.entropy_bound = diffusion.entropy_bound;
+  params.stability_steps = diffusion.stability_steps;
+  params.confidence = diffusion.confidence;
+  return params;
+}
 
 struct GenerationRequest {
   std::vector<int32_t> prompt;  // rendered and tokenized by the caller

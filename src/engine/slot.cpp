@@ -54,9 +54,8 @@ void Slot::start(std::shared_ptr<RequestState> state, GenerationRequest request,
   if (request.sampling.grammar && masker) {
     grammar_.emplace(request.sampling.grammar, request.sampling.grammar_triggers, *masker);
   }
-  canvas_params_ = request.canvas;
   denoiser_.reset();
-  if (canvas_params_) denoiser_.emplace(*canvas_params_, canvas_length_, n_vocab_);
+  if (request.canvas) denoiser_.emplace(*request.canvas, canvas_length_, n_vocab_);
   sampler_.emplace(std::move(request.sampling));
   tokenizer::DecodeOptions options;
   options.at_text_start = false;
@@ -170,15 +169,7 @@ bool Slot::take_drawn(int64_t context_limit) {
   }
   unsent_tokens_.push_back({sampled.id, std::move(piece), sampled.logprob, std::move(sampled.top)});
   TextEvent event;
-  auto matched = stop_->push(decoder_->push(sampled.id));
-  if (splitter_) {
-    auto split = splitter_->push(matched.text);
-    event.content = std::move(split.content);
-    event.reasoning = std::move(split.reasoning);
-  } else {
-    event.content = std::move(matched.text);
-  }
-  if (matched.stopped) {
+  if (add_text_of(sampled.id, event)) {
     if (!emit(std::move(event))) return true;
     finish(FinishReason::kStop);
     return true;
@@ -246,6 +237,20 @@ void Slot::finish(FinishReason reason) {
   release();
 }
 
+// The token's text through the decoder, the stop strings and the
+// reasoning split, added to `event`; true when a stop string matched.
+bool Slot::add_text_of(int32_t token, TextEvent& event) {
+  auto matched = stop_->push(decoder_->push(token));
+  if (splitter_) {
+    auto split = splitter_->push(matched.text);
+    event.content += split.content;
+    event.reasoning += split.reasoning;
+  } else {
+    event.content += matched.text;
+  }
+  return matched.stopped;
+}
+
 // The text held back at the reply's end (a partial stop string or
 // character, the reasoning splitter's tail), added to `event`.
 void Slot::take_held_text(TextEvent& event) {
@@ -276,7 +281,6 @@ void Slot::release() {
   stop_.reset();
   splitter_.reset();
   grammar_.reset();
-  canvas_params_.reset();
   denoiser_.reset();
   unsent_tokens_.clear();
   prompt_logprobs_ = -1;

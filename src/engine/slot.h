@@ -69,7 +69,7 @@ class Slot {
   // is drawn token by token from the prompt's last logits (a diffusion
   // request's is denoised a canvas at a time instead).
   bool samples_after_prompt() const { return max_tokens_ != 0; }
-  bool draws_after_prompt() const { return samples_after_prompt() && !canvas_params_; }
+  bool draws_after_prompt() const { return samples_after_prompt() && !denoiser_; }
   // An embedding request: every prompt token's hidden state is pooled.
   bool embeds() const { return busy() && pooled_.has_value(); }
   // Folds the hidden states (n rows of n_embd) of the prompt tokens just
@@ -148,6 +148,7 @@ class Slot {
  private:
   bool emit(TextEvent event);
   void take_held_text(TextEvent& event);
+  bool add_text_of(int32_t token, TextEvent& event);
   bool commit_canvas(int64_t context_limit);
   // The canvas's tokens through the decoder, stop strings and reasoning
   // split into `event`; true when the request ends at one of them.
@@ -176,7 +177,6 @@ class Slot {
   std::optional<StopMatcher> stop_;
   std::optional<ReasoningSplitter> splitter_;
   std::optional<GrammarConstraint> grammar_;
-  std::optional<sampling::DenoiserParams> canvas_params_;
   std::optional<sampling::CanvasDenoiser> denoiser_;  // the canvas being denoised
   int32_t reasoning_budget_ = -1;
   int64_t reasoning_tokens_ = 0;

@@ -41,7 +41,8 @@ bool Slot::commit_canvas(int64_t context_limit) {
     finish(FinishReason::kLength);
     return true;
   }
-  denoiser_.emplace(*canvas_params_, canvas_length_, n_vocab_);
+  const sampling::DenoiserParams params = denoiser_->params();
+  denoiser_.emplace(params, canvas_length_, n_vocab_);
   return false;
 }
 
@@ -53,16 +54,9 @@ bool Slot::read_canvas_token(int32_t token, TextEvent& event, FinishReason& reas
   ++generated_;
   std::string piece = tokenizer_.token_to_piece(token);
   unsent_tokens_.push_back({token, std::move(piece), 0.0f, {}, /*has_logprob=*/false});
-  auto matched = stop_->push(decoder_->push(token));
-  if (splitter_) {
-    auto split = splitter_->push(matched.text);
-    event.content += split.content;
-    event.reasoning += split.reasoning;
-  } else {
-    event.content += matched.text;
-  }
+  const bool stopped = add_text_of(token, event);
   if (splitter_ && splitter_->in_reasoning()) ++reasoning_tokens_;
-  if (matched.stopped) {
+  if (stopped) {
     reason = FinishReason::kStop;
     return true;
   }

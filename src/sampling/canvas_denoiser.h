@@ -47,6 +47,7 @@ class CanvasDenoiser {
  public:
   CanvasDenoiser(const DenoiserParams& params, int64_t canvas_length, int64_t n_vocab);
 
+  const DenoiserParams& params() const { return params_; }
   // The tokens the next step runs.
   std::span<const int32_t> canvas() const { return canvas_; }
   // The temperature of the next step.

@@ -45,8 +45,7 @@ TEST_P(DiffusionReplyParity, AGreedyEquivalentReplyIsTheReferencesTokenForToken)
     GenerationRequest request;
     request.prompt = spec["prompt_tokens"].get<std::vector<int32_t>>();
     request.max_tokens = int32_t(reply["canvases"].get<int64_t>() * d.canvas_length);
-    sampling::DenoiserParams params{d.max_steps,     d.t_min,           d.t_max,
-                                    d.entropy_bound, d.stability_steps, d.confidence};
+    sampling::DenoiserParams params = canvas_defaults(d);
     params.t_min = params.t_max = reply["temperature"].get<float>();
     params.seed = reply["seed"].get<uint32_t>();
     request.canvas = params;
