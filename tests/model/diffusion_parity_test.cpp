@@ -27,11 +27,7 @@ using namespace golden;
 
 std::vector<GoldenStep> rows_of(const nlohmann::json& rows) {
   std::vector<GoldenStep> out;
-  for (const auto& r : rows) {
-    GoldenStep step{r["token"].get<int32_t>(), {}};
-    for (const auto& pair : r["top"]) step.top.emplace_back(pair[0], pair[1]);
-    out.push_back(std::move(step));
-  }
+  for (const auto& row : rows) out.push_back(golden_step(row));
   return out;
 }
 

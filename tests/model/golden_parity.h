@@ -73,6 +73,13 @@ struct GoldenCase {
   std::vector<GoldenStep> steps;
 };
 
+// One row's record: {"token": the greedy id, "top": [[id, logit], ...]}.
+inline GoldenStep golden_step(const nlohmann::json& row) {
+  GoldenStep step{row["token"].get<int32_t>(), {}};
+  for (const auto& pair : row["top"]) step.top.emplace_back(pair[0], pair[1]);
+  return step;
+}
+
 // Reads a fixture in ../shared/fixtures/golden's format from `path`.
 inline std::vector<GoldenCase> read_golden_file(const std::string& path) {
   std::ifstream in(path);
@@ -83,9 +90,7 @@ inline std::vector<GoldenCase> read_golden_file(const std::string& path) {
     golden.prompt = c["prompt_tokens"].get<std::vector<int32_t>>();
     for (const auto& s : c["steps"]) {
       if (golden.steps.size() == kMaxSteps) break;
-      GoldenStep step{s["token"].get<int32_t>(), {}};
-      for (const auto& pair : s["top"]) step.top.emplace_back(pair[0], pair[1]);
-      golden.steps.push_back(std::move(step));
+      golden.steps.push_back(golden_step(s));
     }
     cases.push_back(std::move(golden));
   }

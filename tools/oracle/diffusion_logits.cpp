@@ -31,6 +31,7 @@
 #include "diffusion.h"
 #include "ggml.h"
 #include "llama.h"
+#include "row_record.h"
 
 namespace {
 
@@ -42,17 +43,6 @@ constexpr float kConditioningTemperature = 0.8f;
 // test: a spread of ten over a pattern that differs by position.
 float conditioning_logit(int64_t position, int64_t token) {
   return float((uint64_t(token) * 2654435761u + uint64_t(position) * 40503u) % 1000u) / 100.0f;
-}
-
-Json row_record(const float* logits, int n_vocab) {
-  std::vector<int> ids(static_cast<size_t>(n_vocab));
-  for (int i = 0; i < n_vocab; ++i) ids[size_t(i)] = i;
-  std::partial_sort(ids.begin(), ids.begin() + 8, ids.end(),
-                    [&](int a, int b) { return logits[a] > logits[b]; });
-  Json top = Json::array();
-  for (int k = 0; k < 8; ++k) top.push_back({ids[size_t(k)], logits[ids[size_t(k)]]});
-  const auto [lo, hi] = std::minmax_element(logits, logits + n_vocab);
-  return {{"token", ids[0]}, {"top", top}, {"range", *hi - *lo}};
 }
 
 // DUMP=name prints the first values of that graph tensor's first row at

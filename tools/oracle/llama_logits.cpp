@@ -19,6 +19,7 @@
 #include <vector>
 
 #include "llama.h"
+#include "row_record.h"
 
 namespace {
 
@@ -43,16 +44,9 @@ llama_context_params context_params() {
   return params;
 }
 
-// One step's record: the greedy token, the top eight, the range.
+// One step's record: row_record's, and every logit with ALL=1.
 Json step_record(const float* logits, int n_vocab) {
-  std::vector<int> ids(static_cast<size_t>(n_vocab));
-  for (int i = 0; i < n_vocab; ++i) ids[size_t(i)] = i;
-  std::partial_sort(ids.begin(), ids.begin() + 8, ids.end(),
-                    [&](int a, int b) { return logits[a] > logits[b]; });
-  Json top = Json::array();
-  for (int k = 0; k < 8; ++k) top.push_back({ids[size_t(k)], logits[ids[size_t(k)]]});
-  const auto [lo, hi] = std::minmax_element(logits, logits + n_vocab);
-  Json step = {{"token", ids[0]}, {"top", top}, {"range", *hi - *lo}};
+  Json step = row_record(logits, n_vocab);
   if (env("ALL")) step["all"] = std::vector<float>(logits, logits + n_vocab);
   return step;
 }
